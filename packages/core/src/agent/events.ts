@@ -1,0 +1,67 @@
+/**
+ * AgentEvent: what every front end (headless text/json/stream-json, the Ink UI, the SDK) consumes.
+ * A discriminated union on `type`. Once a stream has started, failures arrive as events, never as
+ * throws. The model-side kinds come from AgentClient/Turn; the tool-side kinds from the Session
+ * driving the Scheduler.
+ */
+import type { InvalidStreamType } from '../llm/errors';
+import type { Citation, FinishReason, Part, UsageMetadata } from '../llm/types';
+import type { ConfirmationDetails, ToolErrorType } from '../tools/tool';
+
+export interface ToolCallRequestInfo {
+  /** The id the model gave, or one kodo generated (`<name>_<epochMs>_<n>`). */
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  promptId: string;
+  /** The provider's own id, if it sent one; echoed back in the function response. */
+  providerId?: string;
+}
+
+export type ToolCallStatus =
+  | 'validating'
+  | 'awaiting_approval'
+  | 'scheduled'
+  | 'executing'
+  | 'success'
+  | 'error'
+  | 'cancelled';
+
+export interface ToolCallResponseInfo {
+  callId: string;
+  name: string;
+  status: 'success' | 'error' | 'cancelled';
+  /** The functionResponse part(s) sent back to the model. */
+  responseParts: Part[];
+  /** What the person sees (may differ from what the model reads). */
+  resultDisplay: string;
+  error?: { type: ToolErrorType; message: string };
+  durationMs: number;
+}
+
+export type CompressionStatus = 'compressed' | 'failed_inflated' | 'content_truncated' | 'noop';
+
+export type AgentEvent =
+  | { type: 'content'; text: string }
+  | { type: 'thought'; text: string }
+  | { type: 'citation'; citations: Citation[] }
+  | { type: 'tool_call_request'; call: ToolCallRequestInfo }
+  | { type: 'tool_call_status'; callId: string; name: string; status: ToolCallStatus }
+  | { type: 'tool_call_confirmation'; call: ToolCallRequestInfo; details: ConfirmationDetails }
+  | { type: 'tool_progress'; callId: string; output: string }
+  | { type: 'tool_call_response'; response: ToolCallResponseInfo }
+  | { type: 'finished'; reason: FinishReason | undefined; usage?: UsageMetadata }
+  | { type: 'model_info'; model: string }
+  /** A stream is being retried: front ends drop the partial output of the attempt. */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'error'; message: string; status?: number; exitCode?: number }
+  | { type: 'invalid_stream'; invalidType: InvalidStreamType; message: string }
+  | { type: 'user_cancelled' }
+  | { type: 'max_session_turns'; limit: number }
+  | { type: 'loop_detected'; detail: string }
+  | { type: 'chat_compressed'; status: CompressionStatus; originalTokens: number; newTokens: number }
+  | { type: 'context_window_will_overflow'; estimatedTokens: number; remainingTokens: number }
+  | { type: 'agent_execution_stopped'; reason: string }
+  | { type: 'agent_execution_blocked'; reason: string };
+
+export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,138 @@
+/**
+ * kodo's message model. Every layer above the ContentGenerator speaks only these types; no vendor
+ * SDK type crosses this line. The shape follows the Gemini REST API (camelCase JSON), so that
+ * recorded Gemini CLI sessions (`--fake-responses` JSONL) replay unchanged and the Gemini adapter
+ * is a near pass-through. Other providers convert both ways.
+ */
+
+export type Role = 'user' | 'model';
+
+export interface FunctionCall {
+  /** Provider-assigned id. Absent for most Gemini models; kodo then generates one. */
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface FunctionResponse {
+  id?: string;
+  name: string;
+  /** `{output: string}` on success, `{error: string}` on failure (see tools/tool.ts). */
+  response: Record<string, unknown>;
+}
+
+export interface InlineData {
+  mimeType: string;
+  /** base64 */
+  data: string;
+}
+
+/** One piece of a message. Exactly one of the payload fields is set. */
+export interface Part {
+  text?: string;
+  /** When true, `text` is the model's reasoning, not its answer. */
+  thought?: boolean;
+  /** Opaque signature some models attach to thoughts/function calls; must be sent back unchanged. */
+  thoughtSignature?: string;
+  functionCall?: FunctionCall;
+  functionResponse?: FunctionResponse;
+  inlineData?: InlineData;
+}
+
+export interface Content {
+  role: Role;
+  parts: Part[];
+}
+
+/** A tool declaration as the model sees it: a name, a description and a JSON Schema object. */
+export interface FunctionDeclaration {
+  name: string;
+  description: string;
+  parametersJsonSchema: Record<string, unknown>;
+}
+
+export interface GenerationConfig {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxOutputTokens?: number;
+  /** Ask thinking-capable models to include their thoughts. */
+  includeThoughts?: boolean;
+  thinkingBudget?: number;
+}
+
+export interface GenerateRequest {
+  model: string;
+  contents: Content[];
+  systemInstruction?: string;
+  tools?: FunctionDeclaration[];
+  config?: GenerationConfig;
+}
+
+export type FinishReason =
+  | 'STOP'
+  | 'MAX_TOKENS'
+  | 'SAFETY'
+  | 'RECITATION'
+  | 'LANGUAGE'
+  | 'OTHER'
+  | 'BLOCKLIST'
+  | 'PROHIBITED_CONTENT'
+  | 'SPII'
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'UNEXPECTED_TOOL_CALL'
+  | 'FINISH_REASON_UNSPECIFIED'
+  | (string & {});
+
+export interface Citation {
+  startIndex?: number;
+  endIndex?: number;
+  uri?: string;
+  title?: string;
+  license?: string;
+}
+
+export interface Candidate {
+  content?: { role?: Role | string; parts?: Part[] };
+  finishReason?: FinishReason;
+  index?: number;
+  citationMetadata?: { citations?: Citation[] };
+  safetyRatings?: unknown[];
+}
+
+export interface UsageMetadata {
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  totalTokenCount?: number;
+  cachedContentTokenCount?: number;
+  thoughtsTokenCount?: number;
+  toolUsePromptTokenCount?: number;
+}
+
+/** One response (or one stream chunk) in Gemini's wire shape. */
+export interface GenerateResponse {
+  candidates?: Candidate[];
+  usageMetadata?: UsageMetadata;
+  modelVersion?: string;
+  responseId?: string;
+}
+
+export interface CountTokensResponse {
+  totalTokens: number;
+  cachedContentTokenCount?: number;
+}
+
+/** Text of the first candidate's non-thought parts. */
+export function responseText(response: GenerateResponse): string {
+  const parts = response.candidates?.[0]?.content?.parts ?? [];
+  return parts
+    .filter((part) => typeof part.text === 'string' && !part.thought)
+    .map((part) => part.text)
+    .join('');
+}
+
+/** Function calls of the first candidate. */
+export function responseFunctionCalls(response: GenerateResponse): FunctionCall[] {
+  const parts = response.candidates?.[0]?.content?.parts ?? [];
+  return parts.flatMap((part) => (part.functionCall ? [part.functionCall] : []));
+}

@@ -1,0 +1,251 @@
+import type { AgentEvent, ToolCallRequestInfo, ToolCallResponseInfo, ToolCallStatus } from '../agent/events';
+import type { ToolRegistry } from '../tools/registry';
+import {
+  type ConfirmationDetails,
+  READ_ONLY_KINDS,
+  type ToolContext,
+  type ToolError,
+  type ToolInvocation,
+  type ToolResult,
+} from '../tools/tool';
+import { cancelledResponseParts, errorResponseParts, resultResponseParts } from './function-response';
+import type { ApprovalMode, PolicyChecker } from './policy/policy';
+
+export type ConfirmationOutcome = 'proceed_once' | 'proceed_always' | 'cancel';
+
+export interface ConfirmationRequest {
+  call: ToolCallRequestInfo;
+  details: ConfirmationDetails;
+  signal: AbortSignal;
+}
+
+/** Asks the person; absent in headless mode, where a call that needs approval is refused. */
+export type ConfirmHandler = (request: ConfirmationRequest) => Promise<ConfirmationOutcome>;
+
+/** How the call got permission, for the session stats. */
+export type ToolDecision = 'accept' | 'reject' | 'modify' | 'auto_accept';
+
+export interface CompletedToolCall {
+  request: ToolCallRequestInfo;
+  response: ToolCallResponseInfo;
+  decision?: ToolDecision;
+  diffStat?: { linesAdded: number; linesRemoved: number };
+}
+
+export interface SchedulerOptions {
+  registry: ToolRegistry;
+  context: ToolContext;
+  policy: PolicyChecker;
+  getApprovalMode: () => ApprovalMode;
+  confirm?: ConfirmHandler;
+}
+
+interface CallState {
+  request: ToolCallRequestInfo;
+  emit: (event: AgentEvent) => void;
+  status: ToolCallStatus;
+  startedAt: number;
+  invocation?: ToolInvocation;
+  decision?: ToolDecision;
+  done?: CompletedToolCall;
+}
+
+/**
+ * Runs the tool calls of one model turn: validating → awaiting_approval → scheduled → executing →
+ * success | error | cancelled. Contiguous read-only calls form a wave and run in parallel; any
+ * other call runs alone. Results come back in the order the model asked for them, and every call
+ * gets a response, even when the batch is cancelled, so the history stays valid.
+ */
+export class Scheduler {
+  constructor(private readonly options: SchedulerOptions) {}
+
+  /** Runs the calls; `onEvent` receives status changes, confirmations, progress and responses. */
+  async schedule(
+    requests: ToolCallRequestInfo[],
+    signal: AbortSignal,
+    onEvent: (event: AgentEvent) => void,
+  ): Promise<CompletedToolCall[]> {
+    const states = requests.map<CallState>((request) => ({
+      request,
+      emit: onEvent,
+      status: 'validating',
+      startedAt: performance.now(),
+    }));
+    let batchCancelReason: string | undefined;
+    for (const wave of this.waves(states)) {
+      if (signal.aborted) batchCancelReason ??= 'Operation cancelled';
+      if (batchCancelReason) {
+        for (const state of wave) this.finishCancelled(state, batchCancelReason, { beforeExecution: true });
+        continue;
+      }
+      // Validation, policy and confirmation for the whole wave, then execution together.
+      const verdicts = await Promise.all(wave.map((state) => this.prepare(state, signal)));
+      if (verdicts.includes('user_denied')) batchCancelReason = 'User cancelled operation';
+      const scheduled = wave.filter((state) => state.status === 'scheduled');
+      if (batchCancelReason) {
+        for (const state of scheduled) this.finishCancelled(state, batchCancelReason, { beforeExecution: true });
+        continue;
+      }
+      await Promise.all(scheduled.map((state) => this.execute(state, signal)));
+    }
+    return states.map((state) => state.done!);
+  }
+
+  /** Groups calls: a run of contiguous parallel-safe calls, or one call alone. */
+  private waves(states: CallState[]): CallState[][] {
+    const waves: CallState[][] = [];
+    let current: CallState[] = [];
+    for (const state of states) {
+      if (this.isParallelSafe(state.request)) {
+        current.push(state);
+        continue;
+      }
+      if (current.length > 0) waves.push(current);
+      current = [];
+      waves.push([state]);
+    }
+    if (current.length > 0) waves.push(current);
+    return waves;
+  }
+
+  private isParallelSafe(request: ToolCallRequestInfo): boolean {
+    if (request.args.wait_for_previous === true) return false;
+    const tool = this.options.registry.get(request.name);
+    // Unknown tools fail at once, so they can join any wave.
+    return tool === undefined || READ_ONLY_KINDS.has(tool.kind);
+  }
+
+  private async prepare(state: CallState, signal: AbortSignal): Promise<'ok' | 'user_denied'> {
+    const { request } = state;
+    const tool = this.options.registry.get(request.name);
+    if (!tool) {
+      this.finishError(state, { type: 'tool_not_registered', message: this.options.registry.notFoundMessage(request.name) });
+      return 'ok';
+    }
+    const built = tool.build(request.args, this.options.context);
+    if (!built.ok) {
+      this.finishError(state, built.error);
+      return 'ok';
+    }
+    state.invocation = built.invocation;
+    const policyInput = { name: tool.name, kind: tool.kind, args: built.invocation.params };
+    const mode = this.options.getApprovalMode();
+    const interactive = this.options.confirm !== undefined;
+    const verdict = this.options.policy.check(policyInput, { mode, interactive });
+    if (verdict.decision === 'deny') {
+      const suffix = verdict.denyMessage ? ` ${verdict.denyMessage}` : '';
+      this.finishError(state, { type: 'policy_violation', message: `Tool execution denied by policy.${suffix}` });
+      return 'ok';
+    }
+    if (verdict.decision === 'allow') {
+      state.decision = 'accept';
+      this.setStatus(state, 'scheduled');
+      return 'ok';
+    }
+    if (!this.options.confirm) {
+      this.finishError(state, {
+        type: 'unhandled_exception',
+        message: `Tool execution for "${tool.displayName}" requires user confirmation, which is not supported in non-interactive mode.`,
+      });
+      return 'ok';
+    }
+    this.setStatus(state, 'awaiting_approval');
+    let outcome: ConfirmationOutcome;
+    try {
+      const details = await built.invocation.confirmationDetails(signal);
+      state.emit({ type: 'tool_call_confirmation', call: request, details });
+      outcome = await this.options.confirm({ call: request, details, signal });
+    } catch {
+      outcome = 'cancel';
+    }
+    if (signal.aborted) {
+      this.finishCancelled(state, 'Operation cancelled', { beforeExecution: true });
+      return 'ok';
+    }
+    if (outcome === 'cancel') {
+      state.decision = 'reject';
+      this.finishCancelled(state, 'User denied execution.', { beforeExecution: true });
+      return 'user_denied';
+    }
+    if (outcome === 'proceed_always') {
+      this.options.policy.allowForSession(policyInput);
+      state.decision = 'auto_accept';
+    } else {
+      state.decision = 'accept';
+    }
+    this.setStatus(state, 'scheduled');
+    return 'ok';
+  }
+
+  private async execute(state: CallState, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) {
+      this.finishCancelled(state, 'Operation cancelled', { beforeExecution: true });
+      return;
+    }
+    this.setStatus(state, 'executing');
+    const callId = state.request.callId;
+    const result = await state.invocation!.execute({
+      signal,
+      onOutput: (output) => state.emit({ type: 'tool_progress', callId, output }),
+    });
+    if (signal.aborted) {
+      this.finishCancelled(state, 'User cancelled tool execution.', { beforeExecution: false, partial: result });
+      return;
+    }
+    if (result.error) {
+      this.finish(state, 'error', errorResponseParts(state.request, result.error.message), result.returnDisplay, {
+        error: result.error,
+      });
+      return;
+    }
+    this.finish(state, 'success', resultResponseParts(state.request, result.llmContent), result.returnDisplay, {
+      diffStat: result.diffStat,
+    });
+  }
+
+  private finishError(state: CallState, error: ToolError): void {
+    this.finish(state, 'error', errorResponseParts(state.request, error.message), error.message, { error });
+  }
+
+  private finishCancelled(
+    state: CallState,
+    reason: string,
+    options: { beforeExecution: boolean; partial?: ToolResult },
+  ): void {
+    const parts = cancelledResponseParts(state.request, reason, options);
+    const display = options.partial?.returnDisplay || reason;
+    this.finish(state, 'cancelled', parts, display, {});
+  }
+
+  private finish(
+    state: CallState,
+    status: 'success' | 'error' | 'cancelled',
+    responseParts: ToolCallResponseInfo['responseParts'],
+    resultDisplay: string,
+    extra: { error?: ToolError; diffStat?: ToolResult['diffStat'] },
+  ): void {
+    if (state.done) return;
+    const response: ToolCallResponseInfo = {
+      callId: state.request.callId,
+      name: state.request.name,
+      status,
+      responseParts,
+      resultDisplay,
+      durationMs: Math.round(performance.now() - state.startedAt),
+      ...(extra.error ? { error: extra.error } : {}),
+    };
+    state.done = {
+      request: state.request,
+      response,
+      ...(state.decision ? { decision: state.decision } : {}),
+      ...(extra.diffStat ? { diffStat: extra.diffStat } : {}),
+    };
+    this.setStatus(state, status);
+    state.emit({ type: 'tool_call_response', response });
+  }
+
+  private setStatus(state: CallState, status: ToolCallStatus): void {
+    state.status = status;
+    state.emit({ type: 'tool_call_status', callId: state.request.callId, name: state.request.name, status });
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The Tool contract. A tool is a plain object made by `defineTool`. Its zod schema validates the
+ * model's arguments and generates the JSON Schema the model sees. Building a call validates the
+ * arguments and yields an invocation that can describe itself, list the paths it touches, produce
+ * confirmation details (diff or command preview) and execute.
+ *
+ * What the model reads (`llmContent`) and what the person sees (`returnDisplay`) are different
+ * things. Bad arguments, missing files and thrown errors become error results the model can
+ * correct; they never crash the loop. All I/O comes in through `ToolContext`, so tests pass a temp
+ * workspace instead of mocking modules.
+ */
+import type { z } from 'zod';
+import type { FunctionDeclaration, Part } from '../llm/types';
+import type { Workspace } from './workspace';
+
+export type ToolKind =
+  | 'read'
+  | 'edit'
+  | 'delete'
+  | 'move'
+  | 'search'
+  | 'execute'
+  | 'think'
+  | 'agent'
+  | 'fetch'
+  | 'communicate'
+  | 'plan'
+  | 'switch_mode'
+  | 'other';
+
+/** Kinds that never change anything: they may run in parallel and are allowed by default. */
+export const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'search', 'fetch']);
+
+/** Error type names, as strings the model and hooks see (reference §3.16). */
+export type ToolErrorType =
+  | 'policy_violation'
+  | 'invalid_tool_params'
+  | 'unknown'
+  | 'unhandled_exception'
+  | 'tool_not_registered'
+  | 'execution_failed'
+  | 'file_not_found'
+  | 'file_write_failure'
+  | 'read_content_failure'
+  | 'attempt_to_create_existing_file'
+  | 'file_too_large'
+  | 'permission_denied'
+  | 'no_space_left'
+  | 'target_is_directory'
+  | 'path_not_in_workspace'
+  | 'search_path_not_found'
+  | 'search_path_not_a_directory'
+  | 'edit_preparation_failure'
+  | 'edit_no_occurrence_found'
+  | 'edit_expected_occurrence_mismatch'
+  | 'edit_no_change'
+  | 'glob_execution_error'
+  | 'grep_execution_error'
+  | 'ls_execution_error'
+  | 'path_is_not_a_directory'
+  | 'shell_execute_error'
+  | 'stop_execution'
+  | (string & {});
+
+export interface ToolError {
+  type: ToolErrorType;
+  message: string;
+}
+
+export interface ToolResult {
+  /** What the model reads: text, or parts (e.g. inline images). */
+  llmContent: string | Part[];
+  /** What the person sees: a short summary, output text or a unified diff. */
+  returnDisplay: string;
+  error?: ToolError;
+  /** Lines added/removed, for edit tools (session stats). */
+  diffStat?: { linesAdded: number; linesRemoved: number };
+}
+
+export type ConfirmationDetails =
+  | { kind: 'edit'; title: string; filePath: string; diff: string; newContent: string }
+  | { kind: 'exec'; title: string; command: string; rootCommands: string[] }
+  | { kind: 'info'; title: string; prompt: string };
+
+export interface ExecuteOptions {
+  signal: AbortSignal;
+  /** Live output (e.g. shell stdout) for the UI; never sent to the model. */
+  onOutput?: (chunk: string) => void;
+}
+
+/** Everything a tool may touch. Tests build one around a temp directory. */
+export interface ToolContext {
+  workspace: Workspace;
+  /** Environment for child processes, already stripped of secrets. */
+  env: NodeJS.ProcessEnv;
+  /** Default timeout for shell commands without output, in ms. */
+  shellInactivityTimeoutMs: number;
+}
+
+export interface ToolDefinition<Schema extends z.ZodType> {
+  name: string;
+  displayName: string;
+  kind: ToolKind;
+  description: string;
+  parameters: Schema;
+  /**
+   * Checks the schema cannot express (e.g. a path inside the workspace). Returns an error, or
+   * undefined when the parameters are fine.
+   */
+  validate?(params: z.infer<Schema>, ctx: ToolContext): ToolError | undefined;
+  /** One line for the person, e.g. `src/app.ts` or the shell command. */
+  describe(params: z.infer<Schema>, ctx: ToolContext): string;
+  /** Absolute paths the call reads or writes. */
+  locations?(params: z.infer<Schema>, ctx: ToolContext): string[];
+  /** What to show when the call needs approval; without it a generic prompt is shown. */
+  confirmationDetails?(
+    params: z.infer<Schema>,
+    ctx: ToolContext,
+    signal: AbortSignal,
+  ): Promise<ConfirmationDetails | undefined>;
+  execute(params: z.infer<Schema>, ctx: ToolContext, options: ExecuteOptions): Promise<ToolResult>;
+}
+
+export interface ToolInvocation {
+  readonly tool: Tool;
+  readonly params: Record<string, unknown>;
+  describe(): string;
+  locations(): string[];
+  confirmationDetails(signal: AbortSignal): Promise<ConfirmationDetails>;
+  execute(options: ExecuteOptions): Promise<ToolResult>;
+}
+
+export type BuildResult = { ok: true; invocation: ToolInvocation } | { ok: false; error: ToolError };
+
+export interface Tool {
+  readonly name: string;
+  readonly displayName: string;
+  readonly kind: ToolKind;
+  readonly description: string;
+  /** The declaration sent to the model (JSON Schema generated from the zod schema, cached). */
+  declaration(): FunctionDeclaration;
+  /** Validates raw model arguments and returns an invocation, or the validation error. */
+  build(args: unknown, ctx: ToolContext): BuildResult;
+}

@@ -1,0 +1,109 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { ToolError } from './tool';
+
+/**
+ * The directories tools may touch. Every path a tool receives goes through `resolvePath`, which
+ * follows symlinks (for a path that does not exist yet, those of its nearest existing ancestor) so
+ * a link inside the workspace cannot lead a tool outside it.
+ */
+export class Workspace {
+  /** Real (symlink-free) absolute roots. */
+  readonly roots: readonly string[];
+  /** Where relative paths resolve from: the first root unless given. */
+  readonly cwd: string;
+  /** Project temp dir (tool-output spill files, plans); also allowed. */
+  readonly tempDir: string | undefined;
+
+  constructor(options: { roots: string[]; cwd?: string; tempDir?: string }) {
+    if (options.roots.length === 0) throw new Error('A workspace needs at least one root directory.');
+    this.roots = options.roots.map((root) => realpathOrResolved(root));
+    this.cwd = realpathOrResolved(options.cwd ?? options.roots[0]!);
+    this.tempDir = options.tempDir ? realpathOrResolved(options.tempDir) : undefined;
+  }
+
+  /** Absolute path for a tool argument, without any containment check. */
+  absolute(path: string): string {
+    return isAbsolute(path) ? resolve(path) : resolve(this.cwd, path);
+  }
+
+  /** Whether an absolute path (after following symlinks) lies inside an allowed directory. */
+  contains(absolutePath: string): boolean {
+    const real = realpathOfNearestExisting(absolutePath);
+    return this.allowedDirs().some((dir) => isInside(dir, real));
+  }
+
+  /**
+   * Resolves a tool's path argument. Returns the absolute path (as the model wrote it, joined to
+   * cwd; not the symlink target) or a `path_not_in_workspace` error.
+   */
+  resolvePath(path: string): { ok: true; path: string } | { ok: false; error: ToolError } {
+    const absolute = this.absolute(path);
+    if (this.contains(absolute)) return { ok: true, path: absolute };
+    const tmp = this.tempDir ?? '(none)';
+    return {
+      ok: false,
+      error: {
+        type: 'path_not_in_workspace',
+        message: `Path not in workspace: Attempted path "${path}" resolves outside the allowed workspace directories: ${this.roots.join(', ')} or the project temp directory: ${tmp}`,
+      },
+    };
+  }
+
+  /** Path relative to the root that contains it (for display); absolute if outside every root. */
+  display(absolutePath: string): string {
+    for (const root of this.roots) {
+      if (isInside(root, absolutePath)) return relative(root, absolutePath) || '.';
+    }
+    return absolutePath;
+  }
+
+  private allowedDirs(): string[] {
+    return this.tempDir ? [...this.roots, this.tempDir] : [...this.roots];
+  }
+}
+
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function realpathOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** realpath of the path, or of its nearest existing ancestor with the missing tail re-appended. */
+function realpathOfNearestExisting(absolutePath: string): string {
+  let current = absolutePath;
+  const missing: string[] = [];
+  let linkHops = 0;
+  for (;;) {
+    try {
+      const real = realpathSync(current);
+      return missing.length > 0 ? resolve(real, ...missing.reverse()) : real;
+    } catch {
+      // A dangling symlink: follow its target, which a later write would create.
+      const target = danglingLinkTarget(current);
+      if (target !== undefined && linkHops++ < 40) {
+        current = resolve(dirname(current), target);
+        continue;
+      }
+      const parent = dirname(current);
+      if (parent === current) return absolutePath;
+      missing.push(current.slice(parent.length).replace(/^[/\\]/, ''));
+      current = parent;
+    }
+  }
+}
+
+function danglingLinkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
