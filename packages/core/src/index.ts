@@ -42,3 +42,8 @@ export type {
   ToolResult,
 } from './tools/tool';
 export { Workspace } from './tools/workspace';
+export { geminiHome, kodoHome } from './config/paths';
+export { type LoadedSettings, loadSettings, type Settings, SettingsError } from './config/settings';
+export { isSecretEnvName, sanitizeEnv } from './utils/env';
+export { createGeminiGenerator, type GeminiTransport } from './llm/providers/gemini-factory';
+export { builtinTools } from './tools/builtin/index';

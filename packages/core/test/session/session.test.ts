@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FakeContentGenerator } from '../../src/llm/fake';
+import type { GenerateResponse } from '../../src/llm/types';
 import type { ConfirmHandler } from '../../src/scheduler/scheduler';
 import { Session } from '../../src/session/session';
 import { ToolRegistry } from '../../src/tools/registry';
 import { calls, collect, ofType, stream, tempContext, testTools, text } from '../helpers';
 
 function makeSession(
-  script: Parameters<typeof stream>[][],
+  script: GenerateResponse[][],
   options: { log?: string[]; confirm?: ConfirmHandler; approvalMode?: 'default' | 'yolo'; maxSessionTurns?: number } = {},
 ) {
   const generator = new FakeContentGenerator(

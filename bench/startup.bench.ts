@@ -1,0 +1,111 @@
+// Startup: launch → first model request received by the mock, and peak RSS, for `kodo -p "hi"`
+// against the testkit's Gemini mock, side by side with the floor (a bare node:http client), plus
+// `kodo --version` against `node -e ''`.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { geminiTextReply, KODO_BIN, startGeminiMock } from '@kodo/testkit';
+import { fmt, median, printTable } from './table';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const here = dirname(fileURLToPath(import.meta.url));
+const floorClient = join(here, '..', 'bench', 'floor-client.mjs');
+const GNU_TIME = '/usr/bin/time';
+const hasGnuTime = existsSync(GNU_TIME);
+
+interface Sample {
+  firstRequestMs: number | undefined;
+  totalMs: number;
+  peakRssMb: number | undefined;
+}
+
+async function runOnce(command: string[], env: Record<string, string>, mockRequests?: () => number[]): Promise<Sample> {
+  const argv = hasGnuTime ? [GNU_TIME, '-f', '__RSS_KB=%M', ...command] : command;
+  const before = mockRequests?.().length ?? 0;
+  const started = performance.now();
+  const child = spawn(argv[0]!, argv.slice(1), { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const totalMs = performance.now() - started;
+  if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}: ${stderr}`);
+  const received = mockRequests?.().slice(before)[0];
+  const rss = /__RSS_KB=(\d+)/.exec(stderr)?.[1];
+  return {
+    firstRequestMs: received !== undefined ? received - started : undefined,
+    totalMs,
+    peakRssMb: rss ? Number(rss) / 1024 : undefined,
+  };
+}
+
+async function measure(label: string, command: string[], env: Record<string, string>, mock?: Awaited<ReturnType<typeof startGeminiMock>>) {
+  const samples: Sample[] = [];
+  await runOnce(command, env, mock && (() => mock.requests.map((r) => r.receivedAt))); // warm the file cache
+  for (let i = 0; i < RUNS; i += 1) {
+    samples.push(await runOnce(command, env, mock && (() => mock.requests.map((r) => r.receivedAt))));
+  }
+  const pick = (key: keyof Sample) => {
+    const values = samples.map((s) => s[key]).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? median(values) : undefined;
+  };
+  const maxRss = Math.max(...samples.map((s) => s.peakRssMb ?? 0));
+  return { label, firstRequestMs: pick('firstRequestMs'), totalMs: pick('totalMs')!, rssMb: pick('peakRssMb'), maxRss };
+}
+
+const home = mkdtempSync(join(tmpdir(), 'kodo-bench-home-'));
+const cwd = mkdtempSync(join(tmpdir(), 'kodo-bench-cwd-'));
+const mock = await startGeminiMock();
+// Every run takes one script step; refill generously.
+mock.setScript(Array.from({ length: RUNS * 4 + 8 }, () => ({ chunks: geminiTextReply('hello') })));
+try {
+  const env = { KODO_HOME: home, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: mock.url, FLOOR_BASE_URL: mock.url };
+  process.chdir(cwd);
+  const floor = await measure('floor: node + node:http request', [process.execPath, floorClient], env, mock);
+  const kodo = await measure('kodo -p "hi" (lean Gemini client)', [process.execPath, KODO_BIN, '-p', 'hi'], env, mock);
+  const kodoSdk = await measure(
+    'kodo -p "hi" (KODO_GEMINI_TRANSPORT=sdk)',
+    [process.execPath, KODO_BIN, '-p', 'hi'],
+    { ...env, KODO_GEMINI_TRANSPORT: 'sdk' },
+    mock,
+  );
+  const nodeEmpty = await measure("node -e ''", [process.execPath, '-e', ''], env);
+  const version = await measure('kodo --version', [process.execPath, KODO_BIN, '--version'], env);
+
+  console.log(`${RUNS} runs each, medians; peak RSS from GNU time${hasGnuTime ? '' : ' (unavailable here)'}.\n`);
+  printTable(
+    ['run', 'launch → first request (ms)', 'wall (ms)', 'peak RSS (MB, median / max)', 'vs floor'],
+    [floor, kodo, kodoSdk].map((row) => [
+      row.label,
+      row.firstRequestMs !== undefined ? fmt(row.firstRequestMs) : '-',
+      fmt(row.totalMs),
+      row.rssMb !== undefined ? `${fmt(row.rssMb)} / ${fmt(row.maxRss)}` : '-',
+      row.firstRequestMs !== undefined && floor.firstRequestMs ? `${fmt(row.firstRequestMs / floor.firstRequestMs, 2)}×` : '-',
+    ]),
+  );
+  console.log('');
+  printTable(
+    ['run', 'wall (ms)', 'peak RSS (MB)', "vs node -e ''"],
+    [nodeEmpty, version].map((row) => [
+      row.label,
+      fmt(row.totalMs),
+      row.rssMb !== undefined ? fmt(row.rssMb) : '-',
+      `${fmt(row.totalMs / nodeEmpty.totalMs, 2)}×`,
+    ]),
+  );
+  const budget = [
+    ['first request ≤ 1.5× floor', kodo.firstRequestMs! <= 1.5 * floor.firstRequestMs!],
+    ['peak RSS ≤ 90 MB', (kodo.maxRss || 0) <= 90],
+    ["--version ≤ 1.3× node -e ''", version.totalMs <= 1.3 * nodeEmpty.totalMs],
+  ] as const;
+  console.log('');
+  printTable(['budget', 'met'], budget.map(([name, ok]) => [name, ok ? 'yes' : 'NO']));
+} finally {
+  await mock.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
+}

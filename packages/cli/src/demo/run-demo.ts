@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  builtinTools,
+  FakeContentGenerator,
+  sanitizeEnv,
+  Session,
+  ToolRegistry,
+  Workspace,
+} from '@kodo/core';
+import { ExitCode } from '../exit-codes';
+import { createTranscriptRenderer, styles } from './render';
+
+const DEMO_PROMPT = 'The tests in this project fail. Find the bug, fix it, and make sure the tests pass.';
+
+/**
+ * `kodo demo`: copies a small sample project with a real bug into a scratch directory and replays
+ * a scripted model session through the real Session. The model's replies are scripted; every tool
+ * call (search, read, edit, shell) runs for real, and the tests are checked again at the end.
+ */
+export async function runDemo(io: {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+}): Promise<number> {
+  const s = styles(io.stdout);
+  const assets = findAssets();
+  const workspaceDir = await mkdtemp(join(tmpdir(), 'kodo-demo-'));
+  await cp(join(assets, 'sample'), workspaceDir, { recursive: true });
+
+  io.stdout.write(
+    `${s.bold('kodo demo')} — an offline replay.\n` +
+      `${s.yellow("The model's replies are scripted")} (no API key, no network); every tool call runs for real\n` +
+      `in a scratch copy of a small project: ${workspaceDir}\n` +
+      `Approval mode: yolo (the demo approves each tool call itself).\n\n` +
+      `${s.bold('> ')}${DEMO_PROMPT}\n\n`,
+  );
+
+  const session = new Session({
+    generator: FakeContentGenerator.fromFile(join(assets, 'session.jsonl'), { strict: true }),
+    model: 'scripted-demo',
+    tools: new ToolRegistry(builtinTools()),
+    toolContext: {
+      workspace: new Workspace({ roots: [workspaceDir] }),
+      env: sanitizeEnv(process.env),
+      shellInactivityTimeoutMs: 60_000,
+    },
+    approvalMode: 'yolo',
+  });
+  const render = createTranscriptRenderer(io.stdout);
+  const stream = session.sendMessage(DEMO_PROMPT, new AbortController().signal);
+  let next = await stream.next();
+  while (!next.done) {
+    render(next.value);
+    next = await stream.next();
+  }
+  const result = next.value;
+  if (result.status !== 'completed') {
+    io.stderr.write(`The demo session ended early: ${result.error?.message ?? result.status}\n`);
+    return ExitCode.error;
+  }
+
+  // Independent check, outside the scripted session: do the project's tests pass now?
+  const check = await runNodeTests(workspaceDir);
+  const stats = session.stats.snapshot();
+  io.stdout.write(
+    `\n${s.bold('Check:')} node --test in ${workspaceDir} → ${check.passed ? s.green('tests pass') : s.red('tests FAIL')}` +
+      `${check.summary ? ` (${check.summary})` : ''}\n` +
+      `${s.dim(`Tool calls: ${stats.tools.totalCalls} (${stats.tools.totalSuccess} ok), lines +${stats.files.totalLinesAdded} −${stats.files.totalLinesRemoved}, model turns: ${session.client.turnsUsed}.`)}\n` +
+      `${s.dim('Run it for real: export GEMINI_API_KEY=… then kodo -p "your request" in your project.')}\n`,
+  );
+  return check.passed ? ExitCode.ok : ExitCode.error;
+}
+
+function runNodeTests(cwd: string): Promise<{ passed: boolean; summary: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--test'], { cwd, env: sanitizeEnv(process.env) }, (error, stdout) => {
+      const pass = /^# pass (\d+)/m.exec(stdout)?.[1];
+      const fail = /^# fail (\d+)/m.exec(stdout)?.[1];
+      resolve({ passed: !error, summary: pass !== undefined ? `${pass} passed, ${fail ?? 0} failed` : '' });
+    });
+  });
+}
+
+/** The sample project and script: beside the bundle (dist/demo) or in the source tree. */
+function findAssets(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'demo'), join(here, '..', 'demo'), join(here, 'assets')];
+  const found = candidates.find((dir) => existsSync(join(dir, 'session.jsonl')));
+  if (!found) throw new Error(`Demo assets not found (looked in ${candidates.join(', ')}).`);
+  return found;
+}

@@ -1,0 +1,78 @@
+import type { AgentEvent } from '@kodo/core';
+import type { FatalError } from '../exit-codes';
+import { stripAnsi } from './ansi';
+import { exitCodeFor, type HeadlessOutput, type OutputStreams } from './output';
+
+/**
+ * `-o json`: one pretty-printed object on stdout at the end: the session id, the text of the
+ * final model turn, the stats, and an error or warnings when there were any.
+ */
+export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
+  let sessionId = '';
+  let response = '';
+  let newRoundTrip = false;
+  let error: { type: string; message: string } | undefined;
+  const warnings: string[] = [];
+
+  return {
+    start(info) {
+      sessionId = info.sessionId;
+    },
+    event(event: AgentEvent) {
+      switch (event.type) {
+        case 'content':
+          // `response` holds only the final turn's text: reset on each new round-trip.
+          if (newRoundTrip) {
+            response = '';
+            newRoundTrip = false;
+          }
+          response += stripAnsi(event.text);
+          break;
+        case 'tool_call_request':
+        case 'retry':
+          newRoundTrip = true;
+          break;
+        case 'tool_call_response':
+          newRoundTrip = true;
+          if (event.response.status === 'error') {
+            streams.stderr.write(`Error executing tool ${event.response.name}: ${event.response.resultDisplay}\n`);
+          }
+          break;
+        case 'invalid_stream':
+          error = { type: 'INVALID_STREAM', message: event.message };
+          break;
+        case 'loop_detected':
+          warnings.push('Loop detected, stopping execution');
+          break;
+        case 'max_session_turns':
+          warnings.push('Maximum session turns exceeded');
+          break;
+        case 'agent_execution_blocked':
+          warnings.push(`Agent execution blocked: ${event.reason}`);
+          break;
+        case 'agent_execution_stopped':
+          warnings.push(`Agent execution stopped: ${event.reason}`);
+          break;
+      }
+    },
+    finish({ result, stats }) {
+      const code = exitCodeFor(result, { httpStatusAsExitCode: true });
+      if (result.status === 'error' || result.status === 'cancelled') {
+        const message = result.error?.message ?? 'Operation cancelled.';
+        const type = result.status === 'cancelled' ? 'CancelledError' : 'ApiError';
+        streams.stderr.write(`${JSON.stringify({ session_id: sessionId, error: { type, message, code } }, null, 2)}\n`);
+        return code;
+      }
+      const output: Record<string, unknown> = { session_id: sessionId, response, stats: stats.snapshot() };
+      if (error) output.error = error;
+      if (warnings.length > 0) output.warnings = warnings;
+      streams.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      return code;
+    },
+    fatal(fatal: FatalError, id) {
+      const body = { session_id: id ?? sessionId, error: { type: fatal.name, message: fatal.message, code: fatal.exitCode } };
+      streams.stderr.write(`${JSON.stringify(body, null, 2)}\n`);
+      return fatal.exitCode;
+    },
+  };
+}

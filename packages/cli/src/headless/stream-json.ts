@@ -1,0 +1,117 @@
+import type { AgentEvent, SessionStats } from '@kodo/core';
+import type { FatalError } from '../exit-codes';
+import { stripAnsi } from './ansi';
+import { exitCodeFor, type HeadlessOutput, type OutputStreams } from './output';
+
+/** `-o stream-json`: one JSON object per line, each with `type` and an ISO `timestamp`. */
+export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
+  let sessionId = '';
+  const emit = (type: string, fields: Record<string, unknown>) => {
+    streams.stdout.write(`${JSON.stringify({ type, timestamp: new Date().toISOString(), ...fields })}\n`);
+  };
+  let toolCalls = 0;
+
+  return {
+    start(info) {
+      sessionId = info.sessionId;
+      emit('init', { session_id: info.sessionId, model: info.model });
+      emit('message', { role: 'user', content: info.input });
+    },
+    event(event: AgentEvent) {
+      switch (event.type) {
+        case 'content':
+          emit('message', { role: 'assistant', content: stripAnsi(event.text), delta: true });
+          break;
+        case 'tool_call_request':
+          emit('tool_use', { tool_name: event.call.name, tool_id: event.call.callId, parameters: event.call.args });
+          break;
+        case 'tool_call_response': {
+          toolCalls += 1;
+          const { response } = event;
+          emit('tool_result', {
+            tool_id: response.callId,
+            status: response.status === 'success' ? 'success' : 'error',
+            ...(response.status === 'success' ? { output: response.resultDisplay } : {}),
+            ...(response.status !== 'success'
+              ? { error: { type: response.error?.type ?? 'TOOL_EXECUTION_ERROR', message: response.resultDisplay } }
+              : {}),
+          });
+          break;
+        }
+        case 'loop_detected':
+          emit('error', { severity: 'warning', message: 'Loop detected, stopping execution' });
+          break;
+        case 'max_session_turns':
+          emit('error', { severity: 'error', message: 'Maximum session turns exceeded' });
+          break;
+        case 'agent_execution_blocked':
+          emit('error', { severity: 'warning', message: `Agent execution blocked: ${event.reason}` });
+          break;
+        case 'invalid_stream':
+          emit('error', { severity: 'error', message: event.message });
+          break;
+        case 'retry':
+          emit('error', { severity: 'warning', message: `${event.reason} Retrying (attempt ${event.attempt}).` });
+          break;
+      }
+    },
+    finish({ result, stats, durationMs }) {
+      const code = exitCodeFor(result, { httpStatusAsExitCode: true });
+      const ok = result.status === 'completed';
+      const error =
+        result.status === 'invalid_stream'
+          ? { type: 'INVALID_STREAM', message: result.error?.message ?? 'Invalid stream' }
+          : result.status === 'cancelled'
+            ? { type: 'CancelledError', message: 'Operation cancelled.' }
+            : result.status === 'max_session_turns'
+              ? { type: 'MaxSessionTurnsError', message: 'Maximum session turns exceeded' }
+              : result.error
+                ? { type: 'ApiError', message: result.error.message }
+                : undefined;
+      emit('result', {
+        status: ok ? 'success' : 'error',
+        ...(error && !ok ? { error } : {}),
+        stats: streamStats(stats, durationMs, toolCalls),
+      });
+      return code;
+    },
+    fatal(fatal: FatalError) {
+      emit('result', {
+        status: 'error',
+        error: { type: fatal.name, message: fatal.message },
+        stats: { total_tokens: 0, input_tokens: 0, output_tokens: 0, cached: 0, input: 0, duration_ms: 0, tool_calls: 0, models: {} },
+      });
+      void sessionId;
+      return fatal.exitCode;
+    },
+  };
+}
+
+function streamStats(stats: SessionStats, durationMs: number, toolCalls: number) {
+  const snapshot = stats.snapshot();
+  const models: Record<string, unknown> = {};
+  let total = 0;
+  let prompt = 0;
+  let output = 0;
+  let cached = 0;
+  let input = 0;
+  for (const [name, model] of Object.entries(snapshot.models)) {
+    const t = model.tokens;
+    models[name] = { total_tokens: t.total, input_tokens: t.prompt, output_tokens: t.candidates, cached: t.cached, input: t.input };
+    total += t.total;
+    prompt += t.prompt;
+    output += t.candidates;
+    cached += t.cached;
+    input += t.input;
+  }
+  return {
+    total_tokens: total,
+    input_tokens: prompt,
+    output_tokens: output,
+    cached,
+    input,
+    duration_ms: Math.round(durationMs),
+    tool_calls: toolCalls,
+    models,
+  };
+}

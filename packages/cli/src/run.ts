@@ -1,0 +1,67 @@
+import { loadSettings, SettingsError } from '@kodo/core';
+import { ArgsError, type CliArgs, parseCliArgs } from './args';
+import { ExitCode } from './exit-codes';
+import { HELP_TEXT } from './help';
+import { KODO_VERSION } from './version';
+
+/** Runs kodo with the given arguments and returns the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof ArgsError)) throw error;
+    process.stderr.write(`${HELP_TEXT}\n${error.message}\n`);
+    return ExitCode.error;
+  }
+  if (args.version) {
+    process.stdout.write(`${KODO_VERSION}\n`);
+    return ExitCode.ok;
+  }
+  if (args.help) {
+    process.stdout.write(HELP_TEXT);
+    return ExitCode.ok;
+  }
+  if (args.command === 'demo') {
+    const { runDemo } = await import('./demo/run-demo');
+    return runDemo({ stdout: process.stdout, stderr: process.stderr });
+  }
+
+  const cwd = process.cwd();
+  let settings: ReturnType<typeof loadSettings>['merged'];
+  try {
+    settings = loadSettings({ cwd }).merged;
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return ExitCode.config;
+  }
+
+  if (isInteractive(args)) {
+    process.stderr.write(
+      'The interactive terminal UI is not part of this build yet. Run a prompt headless instead: kodo -p "your request"\n',
+    );
+    return ExitCode.input;
+  }
+  if (args.promptInteractive !== undefined && !process.stdin.isTTY) {
+    process.stderr.write('Error: The --prompt-interactive flag cannot be used when input is piped from stdin.\n');
+    return ExitCode.input;
+  }
+  const { runHeadless } = await import('./headless/run-headless');
+  return runHeadless({
+    args,
+    settings,
+    cwd,
+    env: process.env,
+    stdin: process.stdin,
+    streams: { stdout: process.stdout, stderr: process.stderr },
+  });
+}
+
+/** Headless when in CI, when stdin or stdout is not a terminal, or with -p (reference §2.1). */
+function isInteractive(args: CliArgs): boolean {
+  if (args.promptInteractive !== undefined) return process.stdin.isTTY === true;
+  if (args.prompt !== undefined) return false;
+  if (process.env.CI === 'true' || process.env.GITHUB_ACTIONS === 'true') return false;
+  return process.stdin.isTTY === true && process.stdout.isTTY === true;
+}

@@ -1,0 +1,12 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** `~/.kodo`, or `$KODO_HOME` when set. */
+export function kodoHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.KODO_HOME && env.KODO_HOME.trim() !== '' ? env.KODO_HOME : join(homedir(), '.kodo');
+}
+
+/** Gemini CLI's home (`$GEMINI_CLI_HOME/.gemini` or `~/.gemini`), read for compatibility. */
+export function geminiHome(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.GEMINI_CLI_HOME && env.GEMINI_CLI_HOME.trim() !== '' ? env.GEMINI_CLI_HOME : homedir(), '.gemini');
+}
