@@ -12,7 +12,9 @@ const outDir = join(root, '.kodo-bench');
 const filter = process.argv[2];
 
 await mkdir(outDir, { recursive: true });
-const benches = (await readdir(here)).filter((name) => name.endsWith('.bench.ts') && (!filter || name.includes(filter)));
+const benches = (await readdir(here)).filter(
+  (name) => name.endsWith('.bench.ts') && (!filter || name.includes(filter)),
+);
 for (const name of benches.sort()) {
   const outfile = join(outDir, name.replace(/\.ts$/, '.mjs'));
   await build({

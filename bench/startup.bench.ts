@@ -6,12 +6,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { geminiTextReply, KODO_BIN, startGeminiMock } from '@kodo/testkit';
+import { geminiTextReply, startGeminiMock } from '@kodo/testkit';
 import { fmt, median, printTable } from './table';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const here = dirname(fileURLToPath(import.meta.url));
-const floorClient = join(here, '..', 'bench', 'floor-client.mjs');
+// Bundled into .kodo-bench/ by bench/run.mjs: the repository root is one level up either way.
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const floorClient = join(root, 'bench', 'floor-client.mjs');
+const KODO_BIN = join(root, 'packages', 'cli', 'dist', 'kodo.mjs');
 const GNU_TIME = '/usr/bin/time';
 const hasGnuTime = existsSync(GNU_TIME);
 
@@ -21,11 +23,18 @@ interface Sample {
   peakRssMb: number | undefined;
 }
 
-async function runOnce(command: string[], env: Record<string, string>, mockRequests?: () => number[]): Promise<Sample> {
+async function runOnce(
+  command: string[],
+  env: Record<string, string>,
+  mockRequests?: () => number[],
+): Promise<Sample> {
   const argv = hasGnuTime ? [GNU_TIME, '-f', '__RSS_KB=%M', ...command] : command;
   const before = mockRequests?.().length ?? 0;
   const started = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stdout.resume();
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -43,7 +52,12 @@ async function runOnce(command: string[], env: Record<string, string>, mockReque
   };
 }
 
-async function measure(label: string, command: string[], env: Record<string, string>, mock?: Awaited<ReturnType<typeof startGeminiMock>>) {
+async function measure(
+  label: string,
+  command: string[],
+  env: Record<string, string>,
+  mock?: Awaited<ReturnType<typeof startGeminiMock>>,
+) {
   const samples: Sample[] = [];
   await runOnce(command, env, mock && (() => mock.requests.map((r) => r.receivedAt))); // warm the file cache
   for (let i = 0; i < RUNS; i += 1) {
@@ -54,7 +68,13 @@ async function measure(label: string, command: string[], env: Record<string, str
     return values.length > 0 ? median(values) : undefined;
   };
   const maxRss = Math.max(...samples.map((s) => s.peakRssMb ?? 0));
-  return { label, firstRequestMs: pick('firstRequestMs'), totalMs: pick('totalMs')!, rssMb: pick('peakRssMb'), maxRss };
+  return {
+    label,
+    firstRequestMs: pick('firstRequestMs'),
+    totalMs: pick('totalMs')!,
+    rssMb: pick('peakRssMb'),
+    maxRss,
+  };
 }
 
 const home = mkdtempSync(join(tmpdir(), 'kodo-bench-home-'));
@@ -63,10 +83,20 @@ const mock = await startGeminiMock();
 // Every run takes one script step; refill generously.
 mock.setScript(Array.from({ length: RUNS * 4 + 8 }, () => ({ chunks: geminiTextReply('hello') })));
 try {
-  const env = { KODO_HOME: home, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: mock.url, FLOOR_BASE_URL: mock.url };
+  const env = {
+    KODO_HOME: home,
+    GEMINI_API_KEY: 'bench',
+    GOOGLE_GEMINI_BASE_URL: mock.url,
+    FLOOR_BASE_URL: mock.url,
+  };
   process.chdir(cwd);
   const floor = await measure('floor: node + node:http request', [process.execPath, floorClient], env, mock);
-  const kodo = await measure('kodo -p "hi" (lean Gemini client)', [process.execPath, KODO_BIN, '-p', 'hi'], env, mock);
+  const kodo = await measure(
+    'kodo -p "hi" (lean Gemini client)',
+    [process.execPath, KODO_BIN, '-p', 'hi'],
+    env,
+    mock,
+  );
   const kodoSdk = await measure(
     'kodo -p "hi" (KODO_GEMINI_TRANSPORT=sdk)',
     [process.execPath, KODO_BIN, '-p', 'hi'],
@@ -76,7 +106,9 @@ try {
   const nodeEmpty = await measure("node -e ''", [process.execPath, '-e', ''], env);
   const version = await measure('kodo --version', [process.execPath, KODO_BIN, '--version'], env);
 
-  console.log(`${RUNS} runs each, medians; peak RSS from GNU time${hasGnuTime ? '' : ' (unavailable here)'}.\n`);
+  console.log(
+    `${RUNS} runs each, medians; peak RSS from GNU time${hasGnuTime ? '' : ' (unavailable here)'}.\n`,
+  );
   printTable(
     ['run', 'launch → first request (ms)', 'wall (ms)', 'peak RSS (MB, median / max)', 'vs floor'],
     [floor, kodo, kodoSdk].map((row) => [
@@ -84,7 +116,9 @@ try {
       row.firstRequestMs !== undefined ? fmt(row.firstRequestMs) : '-',
       fmt(row.totalMs),
       row.rssMb !== undefined ? `${fmt(row.rssMb)} / ${fmt(row.maxRss)}` : '-',
-      row.firstRequestMs !== undefined && floor.firstRequestMs ? `${fmt(row.firstRequestMs / floor.firstRequestMs, 2)}×` : '-',
+      row.firstRequestMs !== undefined && floor.firstRequestMs
+        ? `${fmt(row.firstRequestMs / floor.firstRequestMs, 2)}×`
+        : '-',
     ]),
   );
   console.log('');
@@ -103,7 +137,10 @@ try {
     ["--version ≤ 1.3× node -e ''", version.totalMs <= 1.3 * nodeEmpty.totalMs],
   ] as const;
   console.log('');
-  printTable(['budget', 'met'], budget.map(([name, ok]) => [name, ok ? 'yes' : 'NO']));
+  printTable(
+    ['budget', 'met'],
+    budget.map(([name, ok]) => [name, ok ? 'yes' : 'NO']),
+  );
 } finally {
   await mock.close();
   rmSync(home, { recursive: true, force: true });

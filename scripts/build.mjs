@@ -1,17 +1,37 @@
 // Builds the `kodo` CLI as one ESM bundle (code-split so that interactive UI, providers and other
 // heavy parts load only when a run needs them) and the @kodo/core SDK bundle.
+
+import { readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { generateToolSpecs } from './gen-tool-specs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDist = join(root, 'packages/cli/dist');
 const coreDist = join(root, 'packages/core/dist');
 
-// esbuild emits ESM for node; packages that still call require() need it defined.
+// esbuild emits ESM for node; bundled CommonJS dependencies still call require() for Node's
+// built-in modules (everything else is in the bundle). `process.getBuiltinModule` answers that
+// without loading `node:module`, which costs startup time (it pulls in the source-map support);
+// older Node 20 releases fall back to createRequire. Unknown ids throw like require() does, so
+// optional dependencies (`try { require('bufferutil') } catch {}`) behave as usual.
+function builtinOnlyRequire() {
+  const notFound = (id) =>
+    Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+  const require = (id) => {
+    const module = process.getBuiltinModule(id);
+    if (module === undefined) throw notFound(id);
+    return module;
+  };
+  require.resolve = (id) => {
+    throw notFound(id);
+  };
+  return require;
+}
 const banner = {
-  js: "import { createRequire as __kodoCreateRequire } from 'node:module'; const require = __kodoCreateRequire(import.meta.url);",
+  js: `const require = globalThis.process.getBuiltinModule ? (${builtinOnlyRequire.toString()})() : (await import('node:module')).createRequire(import.meta.url);`,
 };
 
 const common = {
@@ -26,6 +46,9 @@ const common = {
   banner,
 };
 
+const { version } = JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8'));
+
+await generateToolSpecs();
 await rm(cliDist, { recursive: true, force: true });
 await rm(coreDist, { recursive: true, force: true });
 await mkdir(cliDist, { recursive: true });
@@ -36,6 +59,7 @@ await build({
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
   splitting: true,
+  define: { __KODO_VERSION__: JSON.stringify(version) },
   chunkNames: 'chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${banner.js}` },
 });
@@ -49,7 +73,10 @@ await cp(join(root, 'packages/cli/src/demo/assets'), join(cliDist, 'demo'), { re
 
 await build({
   ...common,
-  entryPoints: { index: join(root, 'packages/core/src/index.ts') },
+  entryPoints: {
+    index: join(root, 'packages/core/src/index.ts'),
+    engine: join(root, 'packages/core/src/engine.ts'),
+  },
   outdir: coreDist,
   packages: 'external',
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ApprovalMode } from '@kodo/core';
+import type { ApprovalMode } from '@kodo/core/engine';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -53,7 +53,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new ArgsError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
   const { values, positionals } = parsed;
-  const command = positionals[0] !== undefined && SUBCOMMANDS.has(positionals[0]) ? positionals[0] : undefined;
+  const command =
+    positionals[0] !== undefined && SUBCOMMANDS.has(positionals[0]) ? positionals[0] : undefined;
   const queryWords = command ? positionals.slice(1) : positionals;
   const query = queryWords.length > 0 ? queryWords.join(' ') : undefined;
 

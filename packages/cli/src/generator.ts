@@ -6,7 +6,7 @@ import {
   kodoHome,
   LoggingContentGenerator,
   RecordingContentGenerator,
-} from '@kodo/core';
+} from '@kodo/core/engine';
 import { ExitCode, FatalError } from './exit-codes';
 
 export interface GeneratorChoice {

@@ -1,4 +1,4 @@
-import { FatalError, ExitCode } from './exit-codes';
+import { ExitCode, FatalError } from './exit-codes';
 
 export const STDIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -26,7 +26,10 @@ export async function readStdin(
 
 /** `<stdin>\n\n<prompt>`, or whichever of the two there is. Empty input is an input error. */
 export function assembleInput(stdinText: string | undefined, prompt: string | undefined): string {
-  const parts = [stdinText?.trim() ? stdinText.replace(/\s+$/, '') : undefined, prompt?.trim() ? prompt : undefined];
+  const parts = [
+    stdinText?.trim() ? stdinText.replace(/\s+$/, '') : undefined,
+    prompt?.trim() ? prompt : undefined,
+  ];
   const input = parts.filter((part): part is string => part !== undefined).join('\n\n');
   if (input === '') {
     throw new FatalError(

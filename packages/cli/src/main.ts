@@ -16,5 +16,5 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.write(HELP_TEXT);
 } else {
   const { runCli } = await import('./run');
-  process.exitCode = await runCli(argv);
+  process.exitCode = await runCli(argv, { version: KODO_VERSION, helpText: HELP_TEXT });
 }

@@ -1,25 +1,29 @@
-import { loadSettings, SettingsError } from '@kodo/core';
+import { loadSettings, SettingsError } from '@kodo/core/engine';
 import { ArgsError, type CliArgs, parseCliArgs } from './args';
 import { ExitCode } from './exit-codes';
-import { HELP_TEXT } from './help';
-import { KODO_VERSION } from './version';
+
+/** Facts the entry point already holds (passed in so this module shares no chunk with it). */
+export interface CliIdentity {
+  version: string;
+  helpText: string;
+}
 
 /** Runs kodo with the given arguments and returns the process exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+export async function runCli(argv: string[], identity: CliIdentity): Promise<number> {
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);
   } catch (error) {
     if (!(error instanceof ArgsError)) throw error;
-    process.stderr.write(`${HELP_TEXT}\n${error.message}\n`);
+    process.stderr.write(`${identity.helpText}\n${error.message}\n`);
     return ExitCode.error;
   }
   if (args.version) {
-    process.stdout.write(`${KODO_VERSION}\n`);
+    process.stdout.write(`${identity.version}\n`);
     return ExitCode.ok;
   }
   if (args.help) {
-    process.stdout.write(HELP_TEXT);
+    process.stdout.write(identity.helpText);
     return ExitCode.ok;
   }
   if (args.command === 'demo') {
@@ -44,7 +48,9 @@ export async function runCli(argv: string[]): Promise<number> {
     return ExitCode.input;
   }
   if (args.promptInteractive !== undefined && !process.stdin.isTTY) {
-    process.stderr.write('Error: The --prompt-interactive flag cannot be used when input is piped from stdin.\n');
+    process.stderr.write(
+      'Error: The --prompt-interactive flag cannot be used when input is piped from stdin.\n',
+    );
     return ExitCode.input;
   }
   const { runHeadless } = await import('./headless/run-headless');

@@ -1,49 +1,5 @@
-// The public SDK surface of @kodo/core (named exports only).
-export { Chat, type ChatStreamEvent, type ApiCallObserver, classifyStream } from './agent/chat';
-export { AgentClient } from './agent/client';
-export type {
-  AgentEvent,
-  AgentEventType,
-  CompressionStatus,
-  ToolCallRequestInfo,
-  ToolCallResponseInfo,
-  ToolCallStatus,
-} from './agent/events';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, isRetryableError } from './agent/retry';
-export { Turn, type TurnOutcome } from './agent/turn';
-export type { ContentGenerator, GeneratorMethod } from './llm/content-generator';
-export { ApiError, AuthError, INVALID_STREAM_MESSAGES, InvalidStreamError, type InvalidStreamType } from './llm/errors';
-export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
-export { LoggingContentGenerator } from './llm/logging';
-export { RecordingContentGenerator } from './llm/recording';
-export * from './llm/types';
-export { environmentContext } from './prompts/environment';
-export { buildSystemPrompt } from './prompts/system-prompt';
-export { ApprovalModePolicy } from './scheduler/policy/approval-mode-policy';
-export { APPROVAL_MODES, type ApprovalMode, type PolicyChecker, type PolicyDecision } from './scheduler/policy/policy';
-export {
-  type CompletedToolCall,
-  type ConfirmationOutcome,
-  type ConfirmationRequest,
-  type ConfirmHandler,
-  Scheduler,
-} from './scheduler/scheduler';
-export { Session, type SessionOptions, type SessionResult, type SessionStatus } from './session/session';
-export { SessionStats, type SessionStatsSnapshot } from './session/stats';
-export { defineTool } from './tools/define-tool';
-export { ToolRegistry } from './tools/registry';
-export type {
-  ConfirmationDetails,
-  Tool,
-  ToolContext,
-  ToolError,
-  ToolErrorType,
-  ToolKind,
-  ToolResult,
-} from './tools/tool';
-export { Workspace } from './tools/workspace';
-export { geminiHome, kodoHome } from './config/paths';
-export { type LoadedSettings, loadSettings, type Settings, SettingsError } from './config/settings';
-export { isSecretEnvName, sanitizeEnv } from './utils/env';
-export { createGeminiGenerator, type GeminiTransport } from './llm/providers/gemini-factory';
+// The public SDK surface of @kodo/core (named exports only): the engine, plus the API for
+// writing tools.
+export * from './engine';
 export { builtinTools } from './tools/builtin/index';
+export { defineTool } from './tools/define-tool';

@@ -13,7 +13,9 @@ export const text = (value: string, finishReason = 'STOP'): GenerateResponse => 
   candidates: [{ content: { role: 'model', parts: [{ text: value }] }, finishReason, index: 0 }],
 });
 
-export const calls = (...fns: { name: string; args: Record<string, unknown>; id?: string }[]): GenerateResponse => ({
+export const calls = (
+  ...fns: { name: string; args: Record<string, unknown>; id?: string }[]
+): GenerateResponse => ({
   candidates: [
     {
       content: { role: 'model', parts: fns.map((fn): Part => ({ functionCall: fn })) },
@@ -75,7 +77,11 @@ export function testTools(log: string[] = []) {
     describe: (p) => p.value,
     async execute(p) {
       log.push(`edit:${p.value}`);
-      return { llmContent: `edited ${p.value}`, returnDisplay: p.value, diffStat: { linesAdded: 2, linesRemoved: 1 } };
+      return {
+        llmContent: `edited ${p.value}`,
+        returnDisplay: p.value,
+        diffStat: { linesAdded: 2, linesRemoved: 1 },
+      };
     },
   });
   const wait = defineTool({
@@ -88,7 +94,9 @@ export function testTools(log: string[] = []) {
     execute: (_p, _ctx, { signal, onOutput }) =>
       new Promise((resolve) => {
         onOutput?.('waiting…');
-        signal.addEventListener('abort', () => resolve({ llmContent: 'partial output', returnDisplay: 'stopped' }));
+        signal.addEventListener('abort', () =>
+          resolve({ llmContent: 'partial output', returnDisplay: 'stopped' }),
+        );
       }),
   });
   const boom = defineTool({

@@ -1,10 +1,17 @@
-import type { AgentEvent } from '@kodo/core';
+import type { AgentEvent } from '@kodo/core/engine';
 
 /** Terminal styling that respects NO_COLOR and non-terminal output. */
 export function styles(stream: NodeJS.WritableStream & { isTTY?: boolean }) {
   const on = stream.isTTY === true && !process.env.NO_COLOR;
   const wrap = (code: string) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-  return { dim: wrap('2'), bold: wrap('1'), green: wrap('32'), red: wrap('31'), cyan: wrap('36'), yellow: wrap('33') };
+  return {
+    dim: wrap('2'),
+    bold: wrap('1'),
+    green: wrap('32'),
+    red: wrap('31'),
+    cyan: wrap('36'),
+    yellow: wrap('33'),
+  };
 }
 
 const OUTPUT_PREVIEW_LINES = 6;
@@ -35,7 +42,7 @@ export function createTranscriptRenderer(out: NodeJS.WritableStream & { isTTY?: 
         newline();
         const summary = summarizeArgs(event.call.name, event.call.args);
         described.set(event.call.callId, summary);
-        write(s.cyan(`  → ${event.call.name}`) + s.dim(` ${summary}`) + '\n');
+        write(`${s.cyan(`  → ${event.call.name}`) + s.dim(` ${summary}`)}\n`);
         break;
       }
       case 'tool_call_response': {
@@ -44,7 +51,7 @@ export function createTranscriptRenderer(out: NodeJS.WritableStream & { isTTY?: 
         const label = `${response.name} ${described.get(response.callId) ?? ''}`.trim();
         write(`  ${mark} ${s.dim(`${label} (${response.durationMs} ms)`)}\n`);
         const preview = previewLines(response.resultDisplay);
-        if (preview) write(s.dim(preview.replace(/^/gm, '      ')) + '\n');
+        if (preview) write(`${s.dim(preview.replace(/^/gm, '      '))}\n`);
         break;
       }
       case 'retry':
@@ -72,8 +79,13 @@ function summarizeArgs(name: string, args: Record<string, unknown>): string {
 }
 
 function previewLines(display: string): string {
-  const lines = display.replace(/\s+$/, '').split('\n').filter((line) => line.trim() !== '');
+  const lines = display
+    .replace(/\s+$/, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   if (lines.length === 0) return '';
   const shown = lines.slice(-OUTPUT_PREVIEW_LINES);
-  return (lines.length > shown.length ? `… (${lines.length - shown.length} more lines)\n` : '') + shown.join('\n');
+  return (
+    (lines.length > shown.length ? `… (${lines.length - shown.length} more lines)\n` : '') + shown.join('\n')
+  );
 }

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  builtinTools,
   FakeContentGenerator,
-  sanitizeEnv,
+  lazyBuiltinTools,
   Session,
+  sanitizeEnv,
   ToolRegistry,
   Workspace,
-} from '@kodo/core';
+} from '@kodo/core/engine';
 import { ExitCode } from '../exit-codes';
 import { createTranscriptRenderer, styles } from './render';
 
@@ -42,7 +42,7 @@ export async function runDemo(io: {
   const session = new Session({
     generator: FakeContentGenerator.fromFile(join(assets, 'session.jsonl'), { strict: true }),
     model: 'scripted-demo',
-    tools: new ToolRegistry(builtinTools()),
+    tools: new ToolRegistry(lazyBuiltinTools()),
     toolContext: {
       workspace: new Workspace({ roots: [workspaceDir] }),
       env: sanitizeEnv(process.env),

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@kodo/core';
+import type { AgentEvent } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
 import { stripAnsi } from './ansi';
 import { exitCodeFor, type HeadlessOutput, type OutputStreams } from './output';
@@ -35,7 +35,9 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
         case 'tool_call_response':
           newRoundTrip = true;
           if (event.response.status === 'error') {
-            streams.stderr.write(`Error executing tool ${event.response.name}: ${event.response.resultDisplay}\n`);
+            streams.stderr.write(
+              `Error executing tool ${event.response.name}: ${event.response.resultDisplay}\n`,
+            );
           }
           break;
         case 'invalid_stream':
@@ -60,7 +62,9 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
       if (result.status === 'error' || result.status === 'cancelled') {
         const message = result.error?.message ?? 'Operation cancelled.';
         const type = result.status === 'cancelled' ? 'CancelledError' : 'ApiError';
-        streams.stderr.write(`${JSON.stringify({ session_id: sessionId, error: { type, message, code } }, null, 2)}\n`);
+        streams.stderr.write(
+          `${JSON.stringify({ session_id: sessionId, error: { type, message, code } }, null, 2)}\n`,
+        );
         return code;
       }
       const output: Record<string, unknown> = { session_id: sessionId, response, stats: stats.snapshot() };
@@ -70,7 +74,10 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
       return code;
     },
     fatal(fatal: FatalError, id) {
-      const body = { session_id: id ?? sessionId, error: { type: fatal.name, message: fatal.message, code: fatal.exitCode } };
+      const body = {
+        session_id: id ?? sessionId,
+        error: { type: fatal.name, message: fatal.message, code: fatal.exitCode },
+      };
       streams.stderr.write(`${JSON.stringify(body, null, 2)}\n`);
       return fatal.exitCode;
     },

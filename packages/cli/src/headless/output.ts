@@ -1,4 +1,4 @@
-import type { AgentEvent, SessionResult, SessionStats } from '@kodo/core';
+import type { AgentEvent, SessionResult, SessionStats } from '@kodo/core/engine';
 import { ExitCode, type FatalError } from '../exit-codes';
 
 /** A headless front end: consumes the Session's events and chooses the exit code. */

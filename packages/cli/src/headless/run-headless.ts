@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   type ApprovalMode,
-  builtinTools,
+  lazyBuiltinTools,
+  monotonicMs,
   type RetryPolicy,
-  sanitizeEnv,
   Session,
   type Settings,
+  sanitizeEnv,
   ToolRegistry,
   Workspace,
-} from '@kodo/core';
+} from '@kodo/core/engine';
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { buildGenerator } from '../generator';
@@ -44,7 +45,9 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    const stdinText = context.stdin.isTTY ? undefined : await readStdin(context.stdin, (w) => streams.stderr.write(`${w}\n`));
+    const stdinText = context.stdin.isTTY
+      ? undefined
+      : await readStdin(context.stdin, (w) => streams.stderr.write(`${w}\n`));
     const input = assembleInput(stdinText, args.prompt ?? args.query);
     const model = args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? settings.model?.name ?? DEFAULT_MODEL;
     const built = await buildGenerator({
@@ -60,7 +63,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       sessionId,
       generator: built.generator,
       model,
-      tools: new ToolRegistry(builtinTools()),
+      tools: new ToolRegistry(lazyBuiltinTools()),
       toolContext: {
         workspace: new Workspace({ roots: [context.cwd] }),
         env: sanitizeEnv(env),
@@ -70,7 +73,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       maxSessionTurns: settings.model?.maxSessionTurns ?? -1,
       retry: retryOverrides(env),
     });
-    const started = performance.now();
+    const started = monotonicMs();
     output.start({ sessionId, model, input });
     const stream = session.sendMessage(input, controller.signal);
     let next = await stream.next();
@@ -79,12 +82,15 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       next = await stream.next();
     }
     await built.flush();
-    return output.finish({ result: next.value, stats: session.stats, durationMs: performance.now() - started });
+    return output.finish({ result: next.value, stats: session.stats, durationMs: monotonicMs() - started });
   } catch (error) {
     const fatal =
       error instanceof FatalError
         ? error
-        : new FatalError(`An unexpected critical error occurred: ${(error as Error)?.stack ?? String(error)}`, ExitCode.error);
+        : new FatalError(
+            `An unexpected critical error occurred: ${(error as Error)?.stack ?? String(error)}`,
+            ExitCode.error,
+          );
     return output.fatal(fatal, sessionId);
   } finally {
     process.off('SIGINT', onSigint);
@@ -111,7 +117,8 @@ function resolveApprovalMode(args: CliArgs, settings: Settings): ApprovalMode {
   if (args.approvalMode) return args.approvalMode;
   const fromSettings = settings.general?.defaultApprovalMode;
   // yolo is never taken from settings: only an explicit flag turns it on.
-  if (fromSettings === 'default' || fromSettings === 'auto_edit' || fromSettings === 'plan') return fromSettings;
+  if (fromSettings === 'default' || fromSettings === 'auto_edit' || fromSettings === 'plan')
+    return fromSettings;
   return 'default';
 }
 

@@ -1,4 +1,4 @@
-import type { AgentEvent, SessionStats } from '@kodo/core';
+import type { AgentEvent, SessionStats } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
 import { stripAnsi } from './ansi';
 import { exitCodeFor, type HeadlessOutput, type OutputStreams } from './output';
@@ -23,7 +23,11 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
           emit('message', { role: 'assistant', content: stripAnsi(event.text), delta: true });
           break;
         case 'tool_call_request':
-          emit('tool_use', { tool_name: event.call.name, tool_id: event.call.callId, parameters: event.call.args });
+          emit('tool_use', {
+            tool_name: event.call.name,
+            tool_id: event.call.callId,
+            parameters: event.call.args,
+          });
           break;
         case 'tool_call_response': {
           toolCalls += 1;
@@ -33,7 +37,12 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
             status: response.status === 'success' ? 'success' : 'error',
             ...(response.status === 'success' ? { output: response.resultDisplay } : {}),
             ...(response.status !== 'success'
-              ? { error: { type: response.error?.type ?? 'TOOL_EXECUTION_ERROR', message: response.resultDisplay } }
+              ? {
+                  error: {
+                    type: response.error?.type ?? 'TOOL_EXECUTION_ERROR',
+                    message: response.resultDisplay,
+                  },
+                }
               : {}),
           });
           break;
@@ -51,7 +60,10 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
           emit('error', { severity: 'error', message: event.message });
           break;
         case 'retry':
-          emit('error', { severity: 'warning', message: `${event.reason} Retrying (attempt ${event.attempt}).` });
+          emit('error', {
+            severity: 'warning',
+            message: `${event.reason} Retrying (attempt ${event.attempt}).`,
+          });
           break;
       }
     },
@@ -79,7 +91,16 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
       emit('result', {
         status: 'error',
         error: { type: fatal.name, message: fatal.message },
-        stats: { total_tokens: 0, input_tokens: 0, output_tokens: 0, cached: 0, input: 0, duration_ms: 0, tool_calls: 0, models: {} },
+        stats: {
+          total_tokens: 0,
+          input_tokens: 0,
+          output_tokens: 0,
+          cached: 0,
+          input: 0,
+          duration_ms: 0,
+          tool_calls: 0,
+          models: {},
+        },
       });
       void sessionId;
       return fatal.exitCode;
@@ -97,7 +118,13 @@ function streamStats(stats: SessionStats, durationMs: number, toolCalls: number)
   let input = 0;
   for (const [name, model] of Object.entries(snapshot.models)) {
     const t = model.tokens;
-    models[name] = { total_tokens: t.total, input_tokens: t.prompt, output_tokens: t.candidates, cached: t.cached, input: t.input };
+    models[name] = {
+      total_tokens: t.total,
+      input_tokens: t.prompt,
+      output_tokens: t.candidates,
+      cached: t.cached,
+      input: t.input,
+    };
     total += t.total;
     prompt += t.prompt;
     output += t.candidates;

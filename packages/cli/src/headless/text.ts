@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@kodo/core';
+import type { AgentEvent } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
 import { stripAnsi } from './ansi';
 import { exitCodeFor, type HeadlessOutput, MAX_TURNS_MESSAGE, type OutputStreams } from './output';
@@ -35,7 +35,9 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
           }
           break;
         case 'retry':
-          errorLine(`[WARNING] ${event.reason} Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10} s…`);
+          errorLine(
+            `[WARNING] ${event.reason} Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10} s…`,
+          );
           break;
         case 'invalid_stream':
           ensureNewline();

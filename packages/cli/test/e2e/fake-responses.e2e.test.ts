@@ -22,7 +22,11 @@ afterEach(() => {
 const kodo = (args: string[], input?: string) =>
   runKodo(args, { cwd: workspace, env: { KODO_HOME: home }, ...(input !== undefined ? { input } : {}) });
 
-const streamEvents = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+const streamEvents = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('kodo with --fake-responses', () => {
   it('prints a text-only answer on stdout and nothing else', async () => {
@@ -33,12 +37,19 @@ describe('kodo with --fake-responses', () => {
   });
 
   it('accepts --flag=value and reads the prompt from stdin', async () => {
-    const run = await kodo([`--fake-responses=${fixture('text-only.jsonl')}`, '--output-format=json'], 'piped prompt');
+    const run = await kodo(
+      [`--fake-responses=${fixture('text-only.jsonl')}`, '--output-format=json'],
+      'piped prompt',
+    );
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(Object.keys(result)).toEqual(['session_id', 'response', 'stats']);
     expect(result.response).toBe('Hello from kodo.');
-    expect(result.stats.models['gemini-2.5-pro'].tokens).toMatchObject({ prompt: 120, candidates: 8, total: 128 });
+    expect(result.stats.models['gemini-2.5-pro'].tokens).toMatchObject({
+      prompt: 120,
+      candidates: 8,
+      total: 128,
+    });
   });
 
   it('writes a file with write_file (yolo), then answers', async () => {
@@ -77,12 +88,21 @@ describe('kodo with --fake-responses', () => {
       'result',
     ]);
     for (const event of events) expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(events.filter((event) => event.type === 'tool_result').every((event) => event.status === 'success')).toBe(true);
+    expect(
+      events.filter((event) => event.type === 'tool_result').every((event) => event.status === 'success'),
+    ).toBe(true);
     expect(events.at(-1)).toMatchObject({ status: 'success', stats: { tool_calls: 3 } });
   });
 
   it('answers an unknown tool with a not-found error the model can read, and carries on', async () => {
-    const run = await kodo(['-p', 'x', '-o', 'stream-json', '--fake-responses', fixture('unknown-tool.jsonl')]);
+    const run = await kodo([
+      '-p',
+      'x',
+      '-o',
+      'stream-json',
+      '--fake-responses',
+      fixture('unknown-tool.jsonl'),
+    ]);
     expect(run.code).toBe(0);
     const result = streamEvents(run.stdout).find((event) => event.type === 'tool_result');
     expect(result.status).toBe('error');
@@ -93,12 +113,22 @@ describe('kodo with --fake-responses', () => {
   it('reports invalid arguments naming the missing field', async () => {
     const run = await kodo(['-p', 'x', '--fake-responses', fixture('invalid-args.jsonl')]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("Error executing tool read_file: params must have required property 'file_path'");
+    expect(run.stderr).toContain(
+      "Error executing tool read_file: params must have required property 'file_path'",
+    );
     expect(run.stdout).toBe('I passed the wrong argument name.\n');
   });
 
   it('returns a failing shell command as a successful call with its exit code', async () => {
-    const run = await kodo(['-p', 'x', '-y', '-o', 'json', '--fake-responses', fixture('failing-shell.jsonl')]);
+    const run = await kodo([
+      '-p',
+      'x',
+      '-y',
+      '-o',
+      'json',
+      '--fake-responses',
+      fixture('failing-shell.jsonl'),
+    ]);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.stats.tools.byName.run_shell_command).toMatchObject({ count: 1, success: 1, fail: 0 });
@@ -117,7 +147,10 @@ describe('kodo with --fake-responses', () => {
   it('stops with exit 53 at model.maxSessionTurns', async () => {
     const settingsDir = join(workspace, '.kodo');
     mkdirSync(settingsDir);
-    writeFileSync(join(settingsDir, 'settings.json'), '{ // comments are fine\n "model": {"maxSessionTurns": 1}, "unknownKey": true }');
+    writeFileSync(
+      join(settingsDir, 'settings.json'),
+      '{ // comments are fine\n "model": {"maxSessionTurns": 1}, "unknownKey": true }',
+    );
     const run = await kodo(['-p', 'x', '--fake-responses', fixture('max-turns.jsonl')]);
     expect(run.code).toBe(53);
     expect(run.stderr).toContain('Reached max session turns for this session.');
@@ -155,7 +188,8 @@ describe('kodo with --fake-responses', () => {
     for (const line of lines) {
       const entry = JSON.parse(line);
       expect(entry.method).toBe('generateContentStream');
-      for (const chunk of entry.response) expect(Object.keys(chunk).every((k) => ['candidates', 'usageMetadata'].includes(k))).toBe(true);
+      for (const chunk of entry.response)
+        expect(Object.keys(chunk).every((k) => ['candidates', 'usageMetadata'].includes(k))).toBe(true);
     }
     rmSync(join(workspace, 'c.txt'));
     const replay = await kodo(['-p', 'combine', '-y', '-o', 'json', '--fake-responses', recording]);
@@ -163,7 +197,11 @@ describe('kodo with --fake-responses', () => {
     const a = JSON.parse(first.stdout);
     const b = JSON.parse(replay.stdout);
     expect(b.response).toBe(a.response);
-    expect(b.stats.tools).toEqual({ ...a.stats.tools, totalDurationMs: b.stats.tools.totalDurationMs, byName: b.stats.tools.byName });
+    expect(b.stats.tools).toEqual({
+      ...a.stats.tools,
+      totalDurationMs: b.stats.tools.totalDurationMs,
+      byName: b.stats.tools.byName,
+    });
     expect(Object.keys(b.stats.tools.byName)).toEqual(Object.keys(a.stats.tools.byName));
     expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('alpha+beta\n');
   });
@@ -185,7 +223,9 @@ describe('kodo argument and input errors', () => {
   it('rejects a bad output format with the choices, exit 1', async () => {
     const run = await kodo(['-p', 'x', '-o', 'yaml']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Argument: output-format, Given: "yaml", Choices: "text", "json", "stream-json"');
+    expect(run.stderr).toContain(
+      'Argument: output-format, Given: "yaml", Choices: "text", "json", "stream-json"',
+    );
   });
 
   it('rejects --yolo with --approval-mode', async () => {

@@ -46,7 +46,10 @@ for (const transport of ['lean', 'sdk'] as const) {
       });
 
     it('streams a text reply and sends a well-formed request', async () => {
-      mock = await startGeminiMock({ apiKey: 'test-key-123', script: [{ chunks: geminiTextReply(['Hi ', 'there.']) }] });
+      mock = await startGeminiMock({
+        apiKey: 'test-key-123',
+        script: [{ chunks: geminiTextReply(['Hi ', 'there.']) }],
+      });
       const run = await kodo(['-p', 'hello', '-m', 'gemini-test']);
       expect(run.stderr).toBe('');
       expect(run.stdout).toBe('Hi there.\n');
@@ -59,7 +62,15 @@ for (const transport of ['lean', 'sdk'] as const) {
       expect(JSON.stringify(body.contents[0]!.parts)).toContain('hello');
       const names = body.tools![0]!.functionDeclarations.map((tool) => tool.name).sort();
       expect(names).toEqual(
-        ['glob', 'grep_search', 'list_directory', 'read_file', 'replace', 'run_shell_command', 'write_file'].sort(),
+        [
+          'glob',
+          'grep_search',
+          'list_directory',
+          'read_file',
+          'replace',
+          'run_shell_command',
+          'write_file',
+        ].sort(),
       );
     });
 
@@ -76,7 +87,10 @@ for (const transport of ['lean', 'sdk'] as const) {
       expect(run.stdout).toBe('It says alpha.\n');
       const second = mock.requests[1]!.body as Body;
       expect(second.contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
-      const response = second.contents[2]!.parts[0]!.functionResponse as { name: string; response: { output: string } };
+      const response = second.contents[2]!.parts[0]!.functionResponse as {
+        name: string;
+        response: { output: string };
+      };
       expect(response.name).toBe('read_file');
       expect(response.response.output).toContain('alpha');
     });

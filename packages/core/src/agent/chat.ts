@@ -10,7 +10,8 @@ import type {
   Part,
   UsageMetadata,
 } from '../llm/types';
-import { backoffDelayMs, isRetryableError, type RetryPolicy, sleep as defaultSleep } from './retry';
+import { monotonicMs } from '../utils/clock';
+import { backoffDelayMs, sleep as defaultSleep, isRetryableError, type RetryPolicy } from './retry';
 
 /** Receives one record per model request attempt (session stats). */
 export interface ApiCallObserver {
@@ -156,7 +157,7 @@ export class Chat {
    */
   private async *openStream(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<ChatStreamEvent> {
     for (let attempt = 1; ; attempt += 1) {
-      const started = performance.now();
+      const started = monotonicMs();
       let lastUsage: UsageMetadata | undefined;
       let receivedAny = false;
       try {
@@ -167,7 +168,7 @@ export class Chat {
         }
         this.observer?.onApiResponse({
           model: request.model,
-          durationMs: performance.now() - started,
+          durationMs: monotonicMs() - started,
           usage: lastUsage,
         });
         return;
@@ -175,7 +176,7 @@ export class Chat {
         if (!isAbortError(error)) {
           this.observer?.onApiError({
             model: request.model,
-            durationMs: performance.now() - started,
+            durationMs: monotonicMs() - started,
             errorType: errorTypeName(error),
           });
         }

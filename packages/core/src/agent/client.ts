@@ -34,7 +34,11 @@ export class AgentClient {
     return this.sessionTurns;
   }
 
-  async *sendMessageStream(request: Part[], signal: AbortSignal, promptId: string): AsyncGenerator<AgentEvent, Turn> {
+  async *sendMessageStream(
+    request: Part[],
+    signal: AbortSignal,
+    promptId: string,
+  ): AsyncGenerator<AgentEvent, Turn> {
     const turn = new Turn(promptId, this.ids);
     this.sessionTurns += 1;
     const limit = this.options.maxSessionTurns;

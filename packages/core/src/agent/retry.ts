@@ -51,7 +51,10 @@ export function isRetryableError(error: unknown): boolean {
       if (RETRYABLE_NETWORK_CODES.has(candidate.code)) return true;
       if (/^ERR_SSL_.*BAD_RECORD_MAC$/.test(candidate.code)) return true;
     }
-    if (typeof candidate.message === 'string' && /fetch failed|incomplete json segment/i.test(candidate.message)) {
+    if (
+      typeof candidate.message === 'string' &&
+      /fetch failed|incomplete json segment/i.test(candidate.message)
+    ) {
       return true;
     }
     current = candidate.cause;

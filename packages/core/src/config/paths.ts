@@ -8,5 +8,8 @@ export function kodoHome(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Gemini CLI's home (`$GEMINI_CLI_HOME/.gemini` or `~/.gemini`), read for compatibility. */
 export function geminiHome(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.GEMINI_CLI_HOME && env.GEMINI_CLI_HOME.trim() !== '' ? env.GEMINI_CLI_HOME : homedir(), '.gemini');
+  return join(
+    env.GEMINI_CLI_HOME && env.GEMINI_CLI_HOME.trim() !== '' ? env.GEMINI_CLI_HOME : homedir(),
+    '.gemini',
+  );
 }

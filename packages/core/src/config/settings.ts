@@ -64,7 +64,10 @@ function readJsonFile(path: string): Record<string, unknown> | undefined {
   }
 }
 
-function deepMerge(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+function deepMerge(
+  base: Record<string, unknown>,
+  override: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     const existing = out[key];

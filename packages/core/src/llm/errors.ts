@@ -66,7 +66,10 @@ export class InvalidStreamError extends Error {
 }
 
 export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR')
+  );
 }
 
 export function abortError(reason = 'The operation was aborted'): Error {

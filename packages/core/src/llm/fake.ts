@@ -28,7 +28,9 @@ export function parseRecordedCalls(text: string, source = 'fake responses'): Rec
       throw new Error(`${source}: line ${index + 1} needs {"method": …, "response": …} with a known method.`);
     }
     if (method === 'generateContentStream' && !Array.isArray((value as { response: unknown }).response)) {
-      throw new Error(`${source}: line ${index + 1}: a generateContentStream response must be an array of chunks.`);
+      throw new Error(
+        `${source}: line ${index + 1}: a generateContentStream response must be an array of chunks.`,
+      );
     }
     calls.push(value as RecordedCall);
   }
@@ -64,7 +66,10 @@ export class FakeContentGenerator implements ContentGenerator {
     return structuredClone(this.take('generateContent', request, signal).response as GenerateResponse);
   }
 
-  async *generateContentStream(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<GenerateResponse> {
+  async *generateContentStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
     const chunks = this.take('generateContentStream', request, signal).response as GenerateResponse[];
     for (const chunk of chunks) {
       if (signal.aborted) throw abortError();
@@ -86,7 +91,9 @@ export class FakeContentGenerator implements ContentGenerator {
     const index = this.strict ? 0 : this.remaining.findIndex((call) => call.method === method);
     const next = index >= 0 ? this.remaining[index] : undefined;
     if (!next) {
-      throw new Error(`No more mock responses for ${method}, got request:\n${JSON.stringify(request.contents)}`);
+      throw new Error(
+        `No more mock responses for ${method}, got request:\n${JSON.stringify(request.contents)}`,
+      );
     }
     if (next.method !== method) {
       throw new Error(

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { monotonicMs } from '../utils/clock';
 import type { ContentGenerator } from './content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from './types';
 
@@ -32,7 +33,10 @@ export class LoggingContentGenerator implements ContentGenerator {
     }
   }
 
-  async *generateContentStream(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<GenerateResponse> {
+  async *generateContentStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
     const call = this.begin('generateContentStream', request);
     let chunks = 0;
     try {
@@ -61,11 +65,11 @@ export class LoggingContentGenerator implements ContentGenerator {
   }
 
   private begin(method: string, request: GenerateRequest) {
-    const started = performance.now();
+    const started = monotonicMs();
     const call = {
       id: ++this.sequence,
       method,
-      elapsed: () => Math.round(performance.now() - started),
+      elapsed: () => Math.round(monotonicMs() - started),
       toJSON: () => ({ id: call.id, method }),
     };
     this.write({ call, event: 'request', at: new Date().toISOString(), request });

@@ -25,7 +25,10 @@ export class RecordingContentGenerator implements ContentGenerator {
     return response;
   }
 
-  async *generateContentStream(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<GenerateResponse> {
+  async *generateContentStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
     const chunks: GenerateResponse[] = [];
     for await (const chunk of this.inner.generateContentStream(request, signal)) {
       chunks.push(keepResponseFields(chunk));
@@ -37,7 +40,8 @@ export class RecordingContentGenerator implements ContentGenerator {
   async countTokens(request: GenerateRequest, signal: AbortSignal): Promise<CountTokensResponse> {
     const response = await this.inner.countTokens(request, signal);
     const kept: CountTokensResponse = { totalTokens: response.totalTokens };
-    if (response.cachedContentTokenCount !== undefined) kept.cachedContentTokenCount = response.cachedContentTokenCount;
+    if (response.cachedContentTokenCount !== undefined)
+      kept.cachedContentTokenCount = response.cachedContentTokenCount;
     await this.append({ method: 'countTokens', response: kept });
     return response;
   }

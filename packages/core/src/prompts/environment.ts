@@ -10,7 +10,7 @@ const SKIPPED = new Set(['.git', 'node_modules']);
  */
 export function environmentContext(options: { cwd: string; now?: Date }): string {
   const now = options.now ?? new Date();
-  const date = now.toLocaleDateString('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+  const date = formatDate(now);
   return [
     'This is the kodo CLI. Some context about the environment:',
     `Today's date is ${date}.`,
@@ -18,6 +18,30 @@ export function environmentContext(options: { cwd: string; now?: Date }): string
     `Working directory: ${options.cwd}`,
     `Top-level entries of the working directory:\n${listing(options.cwd)}`,
   ].join('\n');
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * "Monday, November 30, 2026". Written out by hand: `toLocaleDateString` loads ICU data, which
+ * costs ~20 ms of startup before the first request.
+ */
+export function formatDate(date: Date): string {
+  return `${WEEKDAYS[date.getDay()]}, ${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
 function listing(cwd: string): string {
@@ -30,7 +54,8 @@ function listing(cwd: string): string {
     return `(could not list: ${(error as Error).message})`;
   }
   if (entries.length === 0) return '(empty)';
-  entries.sort((a, b) => Number(b.dir) - Number(a.dir) || a.name.localeCompare(b.name));
+  // Plain code-unit order: localeCompare would load ICU collation data at startup.
+  entries.sort((a, b) => Number(b.dir) - Number(a.dir) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const shown = entries.slice(0, LISTING_LIMIT).map((entry) => `- ${entry.name}${entry.dir ? '/' : ''}`);
   if (entries.length > LISTING_LIMIT) shown.push(`- … and ${entries.length - LISTING_LIMIT} more`);
   return shown.join('\n');

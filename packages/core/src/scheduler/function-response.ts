@@ -16,12 +16,14 @@ function functionResponsePart(request: ToolCallRequestInfo, response: Record<str
   };
 }
 
-export function resultResponseParts(request: ToolCallRequestInfo, llmContent: ToolResult['llmContent']): Part[] {
+export function resultResponseParts(
+  request: ToolCallRequestInfo,
+  llmContent: ToolResult['llmContent'],
+): Part[] {
   if (typeof llmContent === 'string') return [functionResponsePart(request, { output: llmContent })];
   const texts = llmContent.filter((part) => typeof part.text === 'string').map((part) => part.text);
   const media = llmContent.filter((part) => part.inlineData);
-  const output =
-    texts.length > 0 ? texts.join('\n') : `Binary content provided (${media.length} item(s)).`;
+  const output = texts.length > 0 ? texts.join('\n') : `Binary content provided (${media.length} item(s)).`;
   return [functionResponsePart(request, { output }), ...media];
 }
 
@@ -34,7 +36,10 @@ export function cancelledResponseParts(
   reason: string,
   options: { beforeExecution: boolean; partial?: ToolResult },
 ): Part[] {
-  const error = options.beforeExecution ? `[Operation Cancelled] Reason: ${reason}` : `[Operation Cancelled] ${reason}`;
-  const partialText = typeof options.partial?.llmContent === 'string' ? options.partial.llmContent : undefined;
+  const error = options.beforeExecution
+    ? `[Operation Cancelled] Reason: ${reason}`
+    : `[Operation Cancelled] ${reason}`;
+  const partialText =
+    typeof options.partial?.llmContent === 'string' ? options.partial.llmContent : undefined;
   return [functionResponsePart(request, partialText ? { error, output: partialText } : { error })];
 }

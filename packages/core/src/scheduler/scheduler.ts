@@ -3,11 +3,13 @@ import type { ToolRegistry } from '../tools/registry';
 import {
   type ConfirmationDetails,
   READ_ONLY_KINDS,
+  type Tool,
   type ToolContext,
   type ToolError,
   type ToolInvocation,
   type ToolResult,
 } from '../tools/tool';
+import { monotonicMs } from '../utils/clock';
 import { cancelledResponseParts, errorResponseParts, resultResponseParts } from './function-response';
 import type { ApprovalMode, PolicyChecker } from './policy/policy';
 
@@ -69,7 +71,7 @@ export class Scheduler {
       request,
       emit: onEvent,
       status: 'validating',
-      startedAt: performance.now(),
+      startedAt: monotonicMs(),
     }));
     let batchCancelReason: string | undefined;
     for (const wave of this.waves(states)) {
@@ -83,7 +85,8 @@ export class Scheduler {
       if (verdicts.includes('user_denied')) batchCancelReason = 'User cancelled operation';
       const scheduled = wave.filter((state) => state.status === 'scheduled');
       if (batchCancelReason) {
-        for (const state of scheduled) this.finishCancelled(state, batchCancelReason, { beforeExecution: true });
+        for (const state of scheduled)
+          this.finishCancelled(state, batchCancelReason, { beforeExecution: true });
         continue;
       }
       await Promise.all(scheduled.map((state) => this.execute(state, signal)));
@@ -117,9 +120,21 @@ export class Scheduler {
 
   private async prepare(state: CallState, signal: AbortSignal): Promise<'ok' | 'user_denied'> {
     const { request } = state;
-    const tool = this.options.registry.get(request.name);
+    let tool: Tool | undefined;
+    try {
+      tool = await this.options.registry.load(request.name);
+    } catch (error) {
+      this.finishError(state, {
+        type: 'unhandled_exception',
+        message: `Tool "${request.name}" could not be loaded: ${(error as Error).message}`,
+      });
+      return 'ok';
+    }
     if (!tool) {
-      this.finishError(state, { type: 'tool_not_registered', message: this.options.registry.notFoundMessage(request.name) });
+      this.finishError(state, {
+        type: 'tool_not_registered',
+        message: this.options.registry.notFoundMessage(request.name),
+      });
       return 'ok';
     }
     const built = tool.build(request.args, this.options.context);
@@ -134,7 +149,10 @@ export class Scheduler {
     const verdict = this.options.policy.check(policyInput, { mode, interactive });
     if (verdict.decision === 'deny') {
       const suffix = verdict.denyMessage ? ` ${verdict.denyMessage}` : '';
-      this.finishError(state, { type: 'policy_violation', message: `Tool execution denied by policy.${suffix}` });
+      this.finishError(state, {
+        type: 'policy_violation',
+        message: `Tool execution denied by policy.${suffix}`,
+      });
       return 'ok';
     }
     if (verdict.decision === 'allow') {
@@ -189,18 +207,33 @@ export class Scheduler {
       onOutput: (output) => state.emit({ type: 'tool_progress', callId, output }),
     });
     if (signal.aborted) {
-      this.finishCancelled(state, 'User cancelled tool execution.', { beforeExecution: false, partial: result });
-      return;
-    }
-    if (result.error) {
-      this.finish(state, 'error', errorResponseParts(state.request, result.error.message), result.returnDisplay, {
-        error: result.error,
+      this.finishCancelled(state, 'User cancelled tool execution.', {
+        beforeExecution: false,
+        partial: result,
       });
       return;
     }
-    this.finish(state, 'success', resultResponseParts(state.request, result.llmContent), result.returnDisplay, {
-      diffStat: result.diffStat,
-    });
+    if (result.error) {
+      this.finish(
+        state,
+        'error',
+        errorResponseParts(state.request, result.error.message),
+        result.returnDisplay,
+        {
+          error: result.error,
+        },
+      );
+      return;
+    }
+    this.finish(
+      state,
+      'success',
+      resultResponseParts(state.request, result.llmContent),
+      result.returnDisplay,
+      {
+        diffStat: result.diffStat,
+      },
+    );
   }
 
   private finishError(state: CallState, error: ToolError): void {
@@ -231,7 +264,7 @@ export class Scheduler {
       status,
       responseParts,
       resultDisplay,
-      durationMs: Math.round(performance.now() - state.startedAt),
+      durationMs: Math.round(monotonicMs() - state.startedAt),
       ...(extra.error ? { error: extra.error } : {}),
     };
     state.done = {

@@ -136,7 +136,11 @@ export class Session {
       }
       const turn = next.value;
       if (turn.outcome !== 'completed') {
-        return { status: statusOf(turn.outcome), text: turn.text, ...(lastError ? { error: lastError } : {}) };
+        return {
+          status: statusOf(turn.outcome),
+          text: turn.text,
+          ...(lastError ? { error: lastError } : {}),
+        };
       }
       if (turn.pendingToolCalls.length === 0) {
         return { status: 'completed', text: turn.text };

@@ -23,7 +23,10 @@ export interface ApiStats {
 export interface ModelStats {
   api: ApiStats;
   tokens: TokenStats;
-  roles: Record<string, { totalRequests: number; totalErrors: number; totalLatencyMs: number; tokens: TokenStats }>;
+  roles: Record<
+    string,
+    { totalRequests: number; totalErrors: number; totalLatencyMs: number; tokens: TokenStats }
+  >;
 }
 
 type DecisionCounts = Record<ToolDecision, number>;
@@ -49,7 +52,15 @@ export interface SessionStatsSnapshot {
   files: { totalLinesAdded: number; totalLinesRemoved: number };
 }
 
-const emptyTokens = (): TokenStats => ({ input: 0, prompt: 0, candidates: 0, total: 0, cached: 0, thoughts: 0, tool: 0 });
+const emptyTokens = (): TokenStats => ({
+  input: 0,
+  prompt: 0,
+  candidates: 0,
+  total: 0,
+  cached: 0,
+  thoughts: 0,
+  tool: 0,
+});
 const emptyDecisions = (): DecisionCounts => ({ accept: 0, reject: 0, modify: 0, auto_accept: 0 });
 
 /**
@@ -102,13 +113,14 @@ export class SessionStats implements ApiCallObserver {
 
   recordToolCall(call: CompletedToolCall): void {
     const tools = this.data.tools;
-    const byName = (tools.byName[call.request.name] ??= {
+    tools.byName[call.request.name] ??= {
       count: 0,
       success: 0,
       fail: 0,
       durationMs: 0,
       decisions: emptyDecisions(),
-    });
+    };
+    const byName = tools.byName[call.request.name]!;
     const succeeded = call.response.status === 'success';
     tools.totalCalls += 1;
     byName.count += 1;
@@ -156,15 +168,22 @@ export class SessionStats implements ApiCallObserver {
   }
 
   private model(name: string): ModelStats {
-    return (this.data.models[name] ??= {
+    this.data.models[name] ??= {
       api: { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0, errorsByType: {} },
       tokens: emptyTokens(),
       roles: {},
-    });
+    };
+    return this.data.models[name]!;
   }
 
   private roleOf(model: ModelStats) {
-    return (model.roles[this.role] ??= { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0, tokens: emptyTokens() });
+    model.roles[this.role] ??= {
+      totalRequests: 0,
+      totalErrors: 0,
+      totalLatencyMs: 0,
+      tokens: emptyTokens(),
+    };
+    return model.roles[this.role]!;
   }
 }
 

@@ -39,7 +39,10 @@ export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinitio
       const withoutMeta = stripRuntimeParams(args);
       const parsed = definition.parameters.safeParse(withoutMeta);
       if (!parsed.success) {
-        return { ok: false, error: { type: 'invalid_tool_params', message: formatZodError(parsed.error, withoutMeta) } };
+        return {
+          ok: false,
+          error: { type: 'invalid_tool_params', message: formatZodError(parsed.error, withoutMeta) },
+        };
       }
       const params = parsed.data as z.infer<Schema>;
       let invalid: ToolError | undefined;
@@ -114,7 +117,10 @@ function stripNoise(value: unknown): unknown {
   for (const [key, child] of Object.entries(value)) {
     if (key === '$schema') continue;
     // zod writes the safe-integer bounds for every .int(); they only add noise for the model.
-    if ((key === 'maximum' && child === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && child === Number.MIN_SAFE_INTEGER)) {
+    if (
+      (key === 'maximum' && child === Number.MAX_SAFE_INTEGER) ||
+      (key === 'minimum' && child === Number.MIN_SAFE_INTEGER)
+    ) {
       continue;
     }
     out[key] = stripNoise(child);

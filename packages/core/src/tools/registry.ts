@@ -1,33 +1,51 @@
 import type { FunctionDeclaration } from '../llm/types';
 import { levenshtein } from '../utils/levenshtein';
-import type { Tool } from './tool';
+import type { LazyTool, Tool, ToolSpec } from './tool';
 
 /** Old names models still use, mapped to the current tool. */
 const LEGACY_ALIASES: Record<string, string> = { search_file_content: 'grep_search' };
 
-/** The tools a session offers the model, by name. */
-export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
+type Entry = { spec: ToolSpec; loaded?: Tool; load?: () => Promise<Tool> };
 
-  constructor(tools: Iterable<Tool> = []) {
+/**
+ * The tools a session offers the model, by name. Tools may be registered loaded, or lazily (a
+ * declaration now, the implementation on first call): startup never pays for tools not used.
+ */
+export class ToolRegistry {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(tools: Iterable<Tool | LazyTool> = []) {
     for (const tool of tools) this.register(tool);
   }
 
-  register(tool: Tool): void {
-    if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered.`);
-    this.tools.set(tool.name, tool);
+  register(tool: Tool | LazyTool): void {
+    if (this.entries.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered.`);
+    if ('load' in tool) {
+      this.entries.set(tool.name, { spec: tool, load: () => tool.load() });
+    } else {
+      this.entries.set(tool.name, { spec: tool, loaded: tool });
+    }
   }
 
   unregister(name: string): void {
-    this.tools.delete(name);
+    this.entries.delete(name);
   }
 
-  get(name: string): Tool | undefined {
-    return this.tools.get(name) ?? this.tools.get(LEGACY_ALIASES[name] ?? '');
+  /** Name, kind and declaration, without loading the implementation. */
+  get(name: string): ToolSpec | undefined {
+    return this.entry(name)?.spec;
   }
 
-  list(): Tool[] {
-    return [...this.tools.values()];
+  /** The implementation, loading it on first use. */
+  async load(name: string): Promise<Tool | undefined> {
+    const entry = this.entry(name);
+    if (!entry) return undefined;
+    entry.loaded ??= await entry.load!();
+    return entry.loaded;
+  }
+
+  list(): ToolSpec[] {
+    return [...this.entries.values()].map((entry) => entry.spec);
   }
 
   declarations(): FunctionDeclaration[] {
@@ -43,7 +61,12 @@ export class ToolRegistry {
       .map((entry) => entry.name);
     let message = `Tool "${name}" not found.`;
     if (nearest.length === 1) message += ` Did you mean "${nearest[0]}"?`;
-    else if (nearest.length > 1) message += ` Did you mean one of: ${nearest.map((n) => `"${n}"`).join(', ')}?`;
+    else if (nearest.length > 1)
+      message += ` Did you mean one of: ${nearest.map((n) => `"${n}"`).join(', ')}?`;
     return message;
+  }
+
+  private entry(name: string): Entry | undefined {
+    return this.entries.get(name) ?? this.entries.get(LEGACY_ALIASES[name] ?? '');
   }
 }

@@ -132,13 +132,25 @@ export interface ToolInvocation {
 
 export type BuildResult = { ok: true; invocation: ToolInvocation } | { ok: false; error: ToolError };
 
-export interface Tool {
+/** What is known of a tool without loading its implementation. */
+export interface ToolSpec {
   readonly name: string;
   readonly displayName: string;
   readonly kind: ToolKind;
   readonly description: string;
   /** The declaration sent to the model (JSON Schema generated from the zod schema, cached). */
   declaration(): FunctionDeclaration;
+}
+
+export interface Tool extends ToolSpec {
   /** Validates raw model arguments and returns an invocation, or the validation error. */
   build(args: unknown, ctx: ToolContext): BuildResult;
+}
+
+/**
+ * A tool whose implementation (and its dependencies: zod, glob and diff libraries…) loads on
+ * first use. Its declaration is known up front, so the first model request does not wait for it.
+ */
+export interface LazyTool extends ToolSpec {
+  load(): Promise<Tool>;
 }

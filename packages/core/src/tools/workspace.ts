@@ -89,7 +89,8 @@ function realpathOfNearestExisting(absolutePath: string): string {
       // A dangling symlink: follow its target, which a later write would create.
       const target = danglingLinkTarget(current);
       if (target !== undefined && linkHops++ < 40) {
-        current = resolve(dirname(current), target);
+        // Relative to the link's real directory: the path as written may run through a symlink.
+        current = resolve(realpathOrResolved(dirname(current)), target);
         continue;
       }
       const parent = dirname(current);

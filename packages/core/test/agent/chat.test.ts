@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Chat, classifyStream } from '../../src/agent/chat';
-import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableError } from '../../src/agent/retry';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableError } from '../../src/agent/retry';
 import type { ContentGenerator } from '../../src/llm/content-generator';
 import { ApiError } from '../../src/llm/errors';
 import { FakeContentGenerator } from '../../src/llm/fake';
@@ -40,7 +40,9 @@ describe('Chat', () => {
   });
 
   it('retries an invalid stream with a retry event and keeps one model turn', async () => {
-    const fake = new FakeContentGenerator([stream(text('partial', '')), stream(text('whole'))], { strict: true });
+    const fake = new FakeContentGenerator([stream(text('partial', '')), stream(text('whole'))], {
+      strict: true,
+    });
     const chat = new Chat({ generator: fake, model: 'm', retry: DEFAULT_RETRY_POLICY, sleep: noSleep });
     const { events } = await collect(chat.sendMessageStream([{ text: 'hi' }], { signal: signal() }));
     expect(events.map((event) => event.type)).toEqual(['chunk', 'retry', 'chunk']);
@@ -50,7 +52,9 @@ describe('Chat', () => {
 
   it('gives up after 4 invalid attempts and throws the invalid-stream error', async () => {
     const fake = new FakeContentGenerator(
-      Array.from({ length: 4 }, () => stream({ candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] })),
+      Array.from({ length: 4 }, () =>
+        stream({ candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] }),
+      ),
       { strict: true },
     );
     const chat = new Chat({ generator: fake, model: 'm', retry: DEFAULT_RETRY_POLICY, sleep: noSleep });
@@ -130,7 +134,9 @@ describe('Chat', () => {
   it('adds a nudge to the system instruction after a thoughts-only answer', async () => {
     const { generator, requests } = scripted([
       async function* () {
-        yield { candidates: [{ content: { parts: [{ text: 'hmm', thought: true }] }, finishReason: 'STOP' }] };
+        yield {
+          candidates: [{ content: { parts: [{ text: 'hmm', thought: true }] }, finishReason: 'STOP' }],
+        };
       },
       async function* () {
         yield text('answer');
@@ -184,7 +190,8 @@ describe('retry policy', () => {
     expect(isRetryableError(new DOMException('x', 'AbortError'))).toBe(false);
   });
   it('backs off exponentially with ±30% jitter, capped', () => {
-    const at = (retry: number, r: number) => backoffDelayMs(DEFAULT_RETRY_POLICY, retry, new Error(), () => r);
+    const at = (retry: number, r: number) =>
+      backoffDelayMs(DEFAULT_RETRY_POLICY, retry, new Error(), () => r);
     expect(at(1, 0.5)).toBe(5_000);
     expect(at(2, 0.5)).toBe(10_000);
     expect(at(5, 0.5)).toBe(30_000);

@@ -8,7 +8,12 @@ import { calls, collect, ofType, stream, tempContext, testTools, text } from '..
 
 function makeSession(
   script: GenerateResponse[][],
-  options: { log?: string[]; confirm?: ConfirmHandler; approvalMode?: 'default' | 'yolo'; maxSessionTurns?: number } = {},
+  options: {
+    log?: string[];
+    confirm?: ConfirmHandler;
+    approvalMode?: 'default' | 'yolo';
+    maxSessionTurns?: number;
+  } = {},
 ) {
   const generator = new FakeContentGenerator(
     script.map((chunks) => stream(...chunks)),
@@ -63,7 +68,10 @@ describe('Session', () => {
     const history = session.history();
     const responses = history[2]!.parts.map((part) => part.functionResponse?.response);
     expect(responses).toEqual([{ output: 'echo slow' }, { output: 'echo fast' }]);
-    expect(ofType(events, 'tool_call_response').map((event) => event.response.status)).toEqual(['success', 'success']);
+    expect(ofType(events, 'tool_call_response').map((event) => event.response.status)).toEqual([
+      'success',
+      'success',
+    ]);
     const stats = session.stats.snapshot();
     expect(stats.tools.byName.echo).toMatchObject({ count: 2, success: 2, fail: 0 });
     expect(stats.tools.totalDecisions.accept).toBe(2);
@@ -104,9 +112,12 @@ describe('Session', () => {
     const { result } = await run(session);
     expect(result.status).toBe('completed');
     const responses = session.history()[2]!.parts.map((part) => part.functionResponse?.response);
-    expect(responses[0]).toEqual({ error: expect.stringMatching(/^Tool "ecko" not found\. Did you mean one of: "echo"/) });
+    expect(responses[0]).toEqual({
+      error: expect.stringMatching(/^Tool "ecko" not found\. Did you mean one of: "echo"/),
+    });
     expect(responses[1]).toEqual({
-      error: "params must have required property 'value'; params/delay_ms invalid input: expected number, received string",
+      error:
+        "params must have required property 'value'; params/delay_ms invalid input: expected number, received string",
     });
     expect(responses[2]).toEqual({ error: 'kaboom' });
   });
@@ -167,7 +178,10 @@ describe('Session', () => {
 
   it('cancels a running tool, answers every call and keeps the history valid', async () => {
     const { session } = makeSession(
-      [[calls({ name: 'wait_abort', args: {} }, { name: 'echo', args: { value: 'later' } })], [text('after')]],
+      [
+        [calls({ name: 'wait_abort', args: {} }, { name: 'echo', args: { value: 'later' } })],
+        [text('after')],
+      ],
       { approvalMode: 'yolo' },
     );
     const controller = new AbortController();

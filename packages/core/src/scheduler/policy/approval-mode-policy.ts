@@ -1,5 +1,5 @@
 import { READ_ONLY_KINDS } from '../../tools/tool';
-import type { ApprovalMode, PolicyCheckInput, PolicyChecker, PolicyCheckResult } from './policy';
+import type { ApprovalMode, PolicyChecker, PolicyCheckInput, PolicyCheckResult } from './policy';
 
 const EDIT_KINDS = new Set(['edit', 'delete', 'move']);
 

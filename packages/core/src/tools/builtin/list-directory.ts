@@ -1,0 +1,163 @@
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as z from 'zod';
+import { defineTool, errorMessage } from '../define-tool';
+import { IgnoreFilter } from '../ignore-filter';
+import { failure, failureFrom } from '../results';
+import type { ToolContext, ToolResult } from '../tool';
+import { isInside } from '../workspace';
+
+const parameters = z.object({
+  dir_path: z.string().describe('Directory to list, absolute or relative to the working directory.'),
+  ignore: z
+    .array(z.string())
+    .optional()
+    .describe('Glob patterns matched against entry names (not paths) to leave out, e.g. ["*.log"].'),
+  file_filtering_options: z
+    .object({
+      respect_git_ignore: z
+        .boolean()
+        .optional()
+        .describe('Leave out entries .gitignore excludes (default true).'),
+      respect_gemini_ignore: z
+        .boolean()
+        .optional()
+        .describe('Leave out entries .geminiignore excludes (default true).'),
+    })
+    .optional()
+    .describe('Which ignore files to obey.'),
+});
+
+type Params = z.infer<typeof parameters>;
+
+export const listDirectoryTool = defineTool({
+  name: 'list_directory',
+  displayName: 'ReadFolder',
+  kind: 'search',
+  description:
+    'Lists the files and subdirectories directly inside a directory (not recursive), directories first, ' +
+    'with file sizes. Entries excluded by .gitignore or the ignore patterns are left out and counted.',
+  parameters,
+  validate(params, ctx) {
+    const resolved = ctx.workspace.resolvePath(params.dir_path);
+    return resolved.ok ? undefined : resolved.error;
+  },
+  describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.dir_path)),
+  locations: (params, ctx) => [ctx.workspace.absolute(params.dir_path)],
+  execute: (params, ctx) => listExecute(params, ctx),
+});
+
+interface Entry {
+  name: string;
+  isDirectory: boolean;
+  size: number;
+}
+
+async function listExecute(params: Params, ctx: ToolContext): Promise<ToolResult> {
+  const resolved = ctx.workspace.resolvePath(params.dir_path);
+  if (!resolved.ok) return failureFrom(resolved.error);
+  const abs = resolved.path;
+  try {
+    if (!(await stat(abs)).isDirectory()) {
+      return failure('path_is_not_a_directory', `Error: Path is not a directory: ${abs}`);
+    }
+  } catch {
+    return failure('file_not_found', `Error: Directory not found or inaccessible: ${abs}`);
+  }
+  let names: string[];
+  try {
+    names = await readdir(abs);
+  } catch (error) {
+    return failure('ls_execution_error', `Error listing directory: ${errorMessage(error)}`);
+  }
+  if (names.length === 0) {
+    const text = `Directory ${abs} is empty.`;
+    return { llmContent: text, returnDisplay: text };
+  }
+
+  const isExcluded = exclusionTest(params, ctx, abs);
+  const entries: Entry[] = [];
+  let ignoredCount = 0;
+  for (const name of names) {
+    const entry = await describeEntry(abs, name);
+    if (isExcluded(entry)) ignoredCount++;
+    else entries.push(entry);
+  }
+  entries.sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || a.name.localeCompare(b.name));
+
+  const lines = entries.map((e) => (e.isDirectory ? `[DIR] ${e.name}` : `${e.name} (${e.size} bytes)`));
+  let text = `Directory listing for ${abs}:\n${lines.join('\n')}`;
+  if (ignoredCount > 0) text += `\n\n(${ignoredCount} ignored)`;
+  const display = `Listed ${entries.length} item(s)${ignoredCount > 0 ? ` (${ignoredCount} ignored)` : ''}.`;
+  return { llmContent: text, returnDisplay: display };
+}
+
+/** Follows symlinks for the kind and size; a dangling link is listed as a (link-sized) file. */
+async function describeEntry(dir: string, name: string): Promise<Entry> {
+  const full = join(dir, name);
+  const info = await stat(full).catch(() => lstat(full));
+  return { name, isDirectory: info.isDirectory(), size: info.size };
+}
+
+function exclusionTest(params: Params, ctx: ToolContext, dir: string): (entry: Entry) => boolean {
+  const patterns = (params.ignore ?? []).map(basenameGlob);
+  const respectGitIgnore = params.file_filtering_options?.respect_git_ignore ?? true;
+  const filter = new IgnoreFilter({
+    workspaceRoot: ctx.workspace.roots.find((root) => isInside(root, dir)) ?? dir,
+    respectGitIgnore,
+    respectGeminiIgnore: params.file_filtering_options?.respect_gemini_ignore ?? true,
+  });
+  return (entry) => {
+    if (patterns.some((pattern) => pattern.test(entry.name))) return true;
+    // git never tracks its own directory, so obeying git's rules hides it too.
+    if (respectGitIgnore && entry.name === '.git') return true;
+    return !filter.inactive && filter.isIgnored(join(dir, entry.name), entry.isDirectory);
+  };
+}
+
+/**
+ * A glob over a single name: `*` any run, `?` one character, `[abc]`/`[!abc]` classes and
+ * `{a,b}` alternatives. Names hold no `/`, so `**` is the same as `*`.
+ */
+export function basenameGlob(pattern: string): RegExp {
+  try {
+    return new RegExp(`^${globSource(pattern)}$`, 's');
+  } catch {
+    // A malformed class such as `[z-a]`: match the pattern literally instead of failing the call.
+    return new RegExp(`^${escapeRegExp(pattern)}$`, 's');
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function globSource(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === '*') {
+      out += '.*';
+      while (pattern[i + 1] === '*') i++;
+    } else if (ch === '?') {
+      out += '.';
+    } else if (ch === '[' && pattern.indexOf(']', i + 2) !== -1) {
+      const close = pattern.indexOf(']', i + 2);
+      const body = pattern.slice(i + 1, close);
+      const negated = body.startsWith('!') || body.startsWith('^');
+      out += `[${negated ? '^' : ''}${(negated ? body.slice(1) : body).replace(/\\/g, '\\\\')}]`;
+      i = close;
+    } else if (ch === '{' && pattern.indexOf('}', i) !== -1) {
+      const close = pattern.indexOf('}', i);
+      out += `(?:${pattern
+        .slice(i + 1, close)
+        .split(',')
+        .map(globSource)
+        .join('|')})`;
+      i = close;
+    } else {
+      out += escapeRegExp(ch);
+    }
+  }
+  return out;
+}

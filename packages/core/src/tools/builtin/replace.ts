@@ -1,0 +1,198 @@
+import * as z from 'zod';
+import { defineTool, errorMessage } from '../define-tool';
+import { diffStat, unifiedDiff, updatedSnippet } from '../diff';
+import { findMatches, type MatchOutcome } from '../edit/find-matches';
+import { findPlaceholders } from '../edit/placeholders';
+import {
+  defaultLineEnding,
+  type ExistingText,
+  type LineEnding,
+  readExistingText,
+  type TextEncodingName,
+  toLf,
+  writeErrorType,
+  writeTextFile,
+} from '../file-text';
+import { errnoCode, failure, failureFrom } from '../results';
+import type { ConfirmationDetails, ToolContext, ToolError, ToolResult } from '../tool';
+
+const parameters = z.object({
+  file_path: z
+    .string()
+    .describe('Path of the file to change, absolute or relative to the working directory.'),
+  instruction: z
+    .string()
+    .describe('What the change does and why, in one or two sentences (helps review and recovery).'),
+  old_string: z
+    .string()
+    .describe(
+      'The exact text to replace, including whitespace and indentation, with enough surrounding lines to ' +
+        'be unique. Empty to create a new file.',
+    ),
+  new_string: z.string().describe('The exact text to put in its place.'),
+  allow_multiple: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence. When false or omitted, old_string must occur exactly once.'),
+});
+
+type Params = z.infer<typeof parameters>;
+
+export const replaceTool = defineTool({
+  name: 'replace',
+  displayName: 'Edit',
+  kind: 'edit',
+  description:
+    'Replaces text in a file. old_string must match the file exactly (read the file first) and occur ' +
+    'exactly once unless allow_multiple is true. With an empty old_string and a file that does not ' +
+    'exist yet, creates the file with new_string. The user may be asked to approve the change.',
+  parameters,
+  validate: validateEdit,
+  describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
+  locations: (params, ctx) => [ctx.workspace.absolute(params.file_path)],
+  confirmationDetails: editConfirmation,
+  execute: (params, ctx) => editExecute(params, ctx),
+});
+
+function validateEdit(params: Params, ctx: ToolContext): ToolError | undefined {
+  if (params.file_path.trim() === '') {
+    return { type: 'invalid_tool_params', message: "The 'file_path' parameter must be non-empty." };
+  }
+  const resolved = ctx.workspace.resolvePath(params.file_path);
+  if (!resolved.ok) return resolved.error;
+  // A placeholder the model copied from old_string is real file content; a new one would delete code.
+  const allowed = new Set(findPlaceholders(params.old_string));
+  if (findPlaceholders(params.new_string).some((line) => !allowed.has(line))) {
+    return {
+      type: 'invalid_tool_params',
+      message:
+        "`new_string` contains an omission placeholder (for example 'rest of methods ...'). Provide exact literal replacement text.",
+    };
+  }
+  return undefined;
+}
+
+interface PreparedEdit {
+  abs: string;
+  isNewFile: boolean;
+  /** Current and new content, LF-normalised. */
+  oldText: string;
+  newText: string;
+  match: MatchOutcome | undefined;
+  format: { encoding: TextEncodingName; lineEnding: LineEnding };
+}
+
+/** Reads the file and computes the edit, or the error the model should see (reference §3.3). */
+async function prepareEdit(params: Params, ctx: ToolContext): Promise<PreparedEdit | ToolError> {
+  const resolved = ctx.workspace.resolvePath(params.file_path);
+  if (!resolved.ok) return resolved.error;
+  const abs = resolved.path;
+  let existing: ExistingText | undefined;
+  try {
+    existing = await readExistingText(abs);
+  } catch (error) {
+    if (errnoCode(error) === 'EISDIR') {
+      return { type: 'target_is_directory', message: `Path is a directory, not a file: ${abs}` };
+    }
+    return { type: 'read_content_failure', message: `Failed to read content of existing file: ${abs}` };
+  }
+  const oldString = toLf(params.old_string);
+  const newString = toLf(params.new_string);
+
+  if (!existing) {
+    if (oldString !== '') return { type: 'file_not_found', message: `File not found: ${abs}` };
+    const format = { encoding: 'utf8' as const, lineEnding: defaultLineEnding() };
+    return { abs, isNewFile: true, oldText: '', newText: newString, match: undefined, format };
+  }
+  if (oldString === '') {
+    return { type: 'attempt_to_create_existing_file', message: `File already exists, cannot create: ${abs}` };
+  }
+
+  const match = findMatches({
+    content: existing.text,
+    oldString,
+    newString,
+    allowMultiple: params.allow_multiple ?? false,
+  });
+  const problem = matchProblem(params, match, { oldString, newString, content: existing.text });
+  if (problem) return problem;
+  const format = { encoding: existing.encoding, lineEnding: existing.lineEnding };
+  return { abs, isNewFile: false, oldText: existing.text, newText: match.newContent!, match, format };
+}
+
+function matchProblem(
+  params: Params,
+  match: MatchOutcome,
+  texts: { oldString: string; newString: string; content: string },
+): ToolError | undefined {
+  const path = params.file_path;
+  if (match.occurrences === 0) {
+    return {
+      type: 'edit_no_occurrence_found',
+      message: `Failed to edit, 0 occurrences found for old_string in ${path}. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.`,
+    };
+  }
+  if (match.newContent === undefined) {
+    return {
+      type: 'edit_expected_occurrence_mismatch',
+      message: `Failed to edit, Expected 1 occurrence but found ${match.occurrences} for old_string in file: ${path}. If you intended to replace multiple occurrences, set 'allow_multiple' to true.`,
+    };
+  }
+  if (texts.oldString === texts.newString) {
+    return {
+      type: 'edit_no_change',
+      message: `No changes to apply. The old_string and new_string are identical in file: ${path}`,
+    };
+  }
+  if (match.newContent === texts.content) {
+    return {
+      type: 'edit_no_change',
+      message: `No changes to apply. The new content is identical to the current content in file: ${path}`,
+    };
+  }
+  return undefined;
+}
+
+async function editConfirmation(params: Params, ctx: ToolContext): Promise<ConfirmationDetails | undefined> {
+  const prepared = await prepareEdit(params, ctx);
+  // Without a diff the scheduler shows a generic prompt; execution then reports the error.
+  if ('type' in prepared) return undefined;
+  const rel = ctx.workspace.display(prepared.abs);
+  return {
+    kind: 'edit',
+    title: `Confirm Edit: ${rel}`,
+    filePath: prepared.abs,
+    diff: unifiedDiff(rel, prepared.oldText, prepared.newText),
+    newContent: prepared.newText,
+  };
+}
+
+async function editExecute(params: Params, ctx: ToolContext): Promise<ToolResult> {
+  const prepared = await prepareEdit(params, ctx);
+  if ('type' in prepared) return failureFrom(prepared);
+  const { abs, oldText, newText } = prepared;
+  try {
+    await writeTextFile(abs, newText, prepared.format);
+  } catch (error) {
+    return failure(writeErrorType(error), errorMessage(error));
+  }
+  return {
+    llmContent: successText(prepared),
+    returnDisplay: unifiedDiff(ctx.workspace.display(abs), oldText, newText),
+    diffStat: diffStat(oldText, newText),
+  };
+}
+
+function successText(prepared: PreparedEdit): string {
+  if (prepared.isNewFile) return `Created new file: ${prepared.abs} with provided content.`;
+  const count = prepared.match?.occurrences ?? 1;
+  let text =
+    `Successfully modified file: ${prepared.abs} (${count} replacements). Here is the updated code:\n` +
+    updatedSnippet(prepared.oldText, prepared.newText);
+  const ranges = prepared.match?.strategy === 'fuzzy' ? prepared.match.lineRanges : undefined;
+  if (ranges && ranges.length > 0) {
+    const list = ranges.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(', ');
+    text += ` Applied fuzzy match at ${ranges.length === 1 ? 'line' : 'lines'} ${list}.`;
+  }
+  return text;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { builtinTools } from '../src/tools/builtin/index';
+import { lazyBuiltinTools } from '../src/tools/builtin/lazy';
+import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
+import { ToolRegistry } from '../src/tools/registry';
+
+describe('generated built-in tool specs', () => {
+  it('match the tools’ zod definitions (run `npm run build` if this fails)', () => {
+    const fresh = builtinTools().map((tool) => ({
+      name: tool.name,
+      displayName: tool.displayName,
+      kind: tool.kind,
+      description: tool.description,
+      parametersJsonSchema: tool.declaration().parametersJsonSchema,
+    }));
+    expect(BUILTIN_TOOL_SPECS).toEqual(fresh);
+  });
+
+  it('lazy tools declare from the specs and load the real tool on first use', async () => {
+    const registry = new ToolRegistry(lazyBuiltinTools());
+    expect(registry.declarations().map((d) => d.name)).toEqual(BUILTIN_TOOL_SPECS.map((s) => s.name));
+    expect(registry.get('read_file')?.kind).toBe('read');
+    const tool = await registry.load('read_file');
+    expect(typeof tool?.build).toBe('function');
+    expect(await registry.load('search_file_content')).toBe(await registry.load('grep_search'));
+    expect(await registry.load('nope')).toBeUndefined();
+  });
+});

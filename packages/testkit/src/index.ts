@@ -1,0 +1,3 @@
+export * from './gemini-mock';
+export * from './run-kodo';
+export * from './workspace';
