@@ -13,7 +13,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 // Bundled into .kodo-bench/ by bench/run.mjs: the repository root is one level up either way.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const floorClient = join(root, 'bench', 'floor-client.mjs');
-const KODO_BIN = join(root, 'packages', 'cli', 'dist', 'kodo.mjs');
+const KODO_BIN = join(root, 'packages', 'cli', 'dist', 'kodo.cjs');
 const GNU_TIME = '/usr/bin/time';
 const hasGnuTime = existsSync(GNU_TIME);
 

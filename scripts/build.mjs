@@ -53,17 +53,35 @@ await rm(cliDist, { recursive: true, force: true });
 await rm(coreDist, { recursive: true, force: true });
 await mkdir(cliDist, { recursive: true });
 
+// The ES module bundle: everything after the entry's fast paths, split per mode and provider.
 await build({
   ...common,
-  entryPoints: { kodo: join(root, 'packages/cli/src/main.ts') },
+  entryPoints: { cli: join(root, 'packages/cli/src/run.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
   splitting: true,
   define: { __KODO_VERSION__: JSON.stringify(version) },
   chunkNames: 'chunks/[name]-[hash]',
-  banner: { js: `#!/usr/bin/env node\n${banner.js}` },
 });
-await chmod(join(cliDist, 'kodo.mjs'), 0o755);
+// The entry: CommonJS for a fast start; its `import('./run')` loads the bundle above.
+await build({
+  ...common,
+  format: 'cjs',
+  banner: { js: '#!/usr/bin/env node' },
+  entryPoints: { kodo: join(root, 'packages/cli/src/main.ts') },
+  outdir: cliDist,
+  outExtension: { '.js': '.cjs' },
+  define: { __KODO_VERSION__: JSON.stringify(version) },
+  plugins: [
+    {
+      name: 'entry-loads-esm-bundle',
+      setup(pluginBuild) {
+        pluginBuild.onResolve({ filter: /^\.\/run$/ }, () => ({ path: './cli.mjs', external: true }));
+      },
+    },
+  ],
+});
+await chmod(join(cliDist, 'kodo.cjs'), 0o755);
 // The demo's sample project and scripted session ship beside the bundle.
 await cp(join(root, 'packages/cli/src/demo/assets'), join(cliDist, 'demo'), { recursive: true }).catch(
   (error) => {

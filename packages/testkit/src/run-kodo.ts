@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI bundle (run `npm run build` first; `npm test` does). */
-export const KODO_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'dist', 'kodo.mjs');
+export const KODO_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'dist', 'kodo.cjs');
 
 export interface KodoRun {
   code: number | null;
