@@ -13,7 +13,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 // Bundled into .kodo-bench/ by bench/run.mjs: the repository root is one level up either way.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const floorClient = join(root, 'bench', 'floor-client.mjs');
-const KODO_BIN = join(root, 'packages', 'cli', 'dist', 'kodo.cjs');
+const KODO_BIN = join(root, 'packages', 'cli', 'bin', 'kodo.cjs');
 const GNU_TIME = '/usr/bin/time';
 const hasGnuTime = existsSync(GNU_TIME);
 
@@ -52,36 +52,48 @@ async function runOnce(
   };
 }
 
-async function measure(
-  label: string,
-  command: string[],
-  env: Record<string, string>,
-  mock?: Awaited<ReturnType<typeof startGeminiMock>>,
-) {
-  const samples: Sample[] = [];
-  await runOnce(command, env, mock && (() => mock.requests.map((r) => r.receivedAt))); // warm the file cache
-  for (let i = 0; i < RUNS; i += 1) {
-    samples.push(await runOnce(command, env, mock && (() => mock.requests.map((r) => r.receivedAt))));
+interface Case {
+  label: string;
+  command: string[];
+  env: Record<string, string>;
+  /** Whether the run sends a request to the mock (launch → first request is measured). */
+  requests: boolean;
+}
+
+/**
+ * Runs the cases round-robin (a few warm-up rounds first), so the floor and kodo meet the same
+ * machine state and the same warmed-up mock server.
+ */
+async function measureAll(cases: Case[], mock: Awaited<ReturnType<typeof startGeminiMock>>) {
+  const samples = new Map<Case, Sample[]>(cases.map((c) => [c, []]));
+  const received = () => mock.requests.map((r) => r.receivedAt);
+  for (let round = 0; round < RUNS + 3; round += 1) {
+    for (const c of cases) {
+      const sample = await runOnce(c.command, c.env, c.requests ? received : undefined);
+      if (round >= 3) samples.get(c)!.push(sample);
+    }
   }
-  const pick = (key: keyof Sample) => {
-    const values = samples.map((s) => s[key]).filter((v): v is number => v !== undefined);
-    return values.length > 0 ? median(values) : undefined;
-  };
-  const maxRss = Math.max(...samples.map((s) => s.peakRssMb ?? 0));
-  return {
-    label,
-    firstRequestMs: pick('firstRequestMs'),
-    totalMs: pick('totalMs')!,
-    rssMb: pick('peakRssMb'),
-    maxRss,
-  };
+  return cases.map((c) => {
+    const runs = samples.get(c)!;
+    const pick = (key: keyof Sample) => {
+      const values = runs.map((s) => s[key]).filter((v): v is number => v !== undefined);
+      return values.length > 0 ? median(values) : undefined;
+    };
+    return {
+      label: c.label,
+      firstRequestMs: pick('firstRequestMs'),
+      totalMs: pick('totalMs')!,
+      rssMb: pick('peakRssMb'),
+      maxRss: Math.max(...runs.map((s) => s.peakRssMb ?? 0)),
+    };
+  });
 }
 
 const home = mkdtempSync(join(tmpdir(), 'kodo-bench-home-'));
 const cwd = mkdtempSync(join(tmpdir(), 'kodo-bench-cwd-'));
 const mock = await startGeminiMock();
 // Every run takes one script step; refill generously.
-mock.setScript(Array.from({ length: RUNS * 4 + 8 }, () => ({ chunks: geminiTextReply('hello') })));
+mock.setScript(Array.from({ length: (RUNS + 3) * 3 + 8 }, () => ({ chunks: geminiTextReply('hello') })));
 try {
   const env = {
     KODO_HOME: home,
@@ -90,21 +102,32 @@ try {
     FLOOR_BASE_URL: mock.url,
   };
   process.chdir(cwd);
-  const floor = await measure('floor: node + node:http request', [process.execPath, floorClient], env, mock);
-  const kodo = await measure(
-    'kodo -p "hi" (lean Gemini client)',
-    [process.execPath, KODO_BIN, '-p', 'hi'],
-    env,
+  const [floor, kodo, kodoSdk, nodeEmpty, version] = await measureAll(
+    [
+      {
+        label: 'floor: node + node:http request',
+        command: [process.execPath, floorClient],
+        env,
+        requests: true,
+      },
+      {
+        label: 'kodo -p "hi" (lean Gemini client)',
+        command: [process.execPath, KODO_BIN, '-p', 'hi'],
+        env,
+        requests: true,
+      },
+      {
+        label: 'kodo -p "hi" (KODO_GEMINI_TRANSPORT=sdk)',
+        command: [process.execPath, KODO_BIN, '-p', 'hi'],
+        env: { ...env, KODO_GEMINI_TRANSPORT: 'sdk' },
+        requests: true,
+      },
+      { label: "node -e ''", command: [process.execPath, '-e', ''], env, requests: false },
+      { label: 'kodo --version', command: [process.execPath, KODO_BIN, '--version'], env, requests: false },
+    ],
     mock,
   );
-  const kodoSdk = await measure(
-    'kodo -p "hi" (KODO_GEMINI_TRANSPORT=sdk)',
-    [process.execPath, KODO_BIN, '-p', 'hi'],
-    { ...env, KODO_GEMINI_TRANSPORT: 'sdk' },
-    mock,
-  );
-  const nodeEmpty = await measure("node -e ''", [process.execPath, '-e', ''], env);
-  const version = await measure('kodo --version', [process.execPath, KODO_BIN, '--version'], env);
+  if (!floor || !kodo || !kodoSdk || !nodeEmpty || !version) throw new Error('missing results');
 
   console.log(
     `${RUNS} runs each, medians; peak RSS from GNU time${hasGnuTime ? '' : ' (unavailable here)'}.\n`,

@@ -42,6 +42,7 @@ const common = {
   conditions: ['source'],
   sourcemap: 'linked',
   legalComments: 'none',
+  minify: true,
   logLevel: 'warning',
   banner,
 };

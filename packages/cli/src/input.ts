@@ -1,8 +1,44 @@
+import { fstatSync, readSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { ExitCode, FatalError } from './exit-codes';
 
 export const STDIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** Reads piped stdin up to the limit, warning when it had to cut. */
+/**
+ * The text piped into kodo, or undefined when stdin is a terminal (or closed). A file or device
+ * (`< file`, `/dev/null`) is read synchronously — it cannot block, and this skips creating the
+ * stdin stream; a pipe or socket is read as a stream until its writer closes it.
+ */
+export async function readPipedStdin(onWarning: (message: string) => void): Promise<string | undefined> {
+  if (isatty(0)) return undefined;
+  let stat: ReturnType<typeof fstatSync>;
+  try {
+    stat = fstatSync(0);
+  } catch {
+    return undefined;
+  }
+  if (stat.isFile() || stat.isCharacterDevice()) return readFdSync(0, onWarning);
+  return readStdin(process.stdin, onWarning);
+}
+
+function readFdSync(fd: number, onWarning: (message: string) => void): string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(Math.min(1 << 16, STDIN_LIMIT_BYTES - size + 1));
+    const read = readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    chunks.push(buffer.subarray(0, read));
+    size += read;
+    if (size > STDIN_LIMIT_BYTES) {
+      onWarning(`Warning: stdin input truncated to ${STDIN_LIMIT_BYTES} bytes.`);
+      return Buffer.concat(chunks).subarray(0, STDIN_LIMIT_BYTES).toString('utf8');
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads a stream up to the limit, warning when it had to cut. */
 export async function readStdin(
   stdin: NodeJS.ReadableStream,
   onWarning: (message: string) => void,

@@ -25,6 +25,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`An unexpected critical error occurred: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.stderr.write(
+    `An unexpected critical error occurred: ${(error as Error)?.stack ?? String(error)}\n`,
+  );
   process.exitCode = 1;
 });

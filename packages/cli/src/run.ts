@@ -1,6 +1,8 @@
+import { isatty } from 'node:tty';
 import { loadSettings, SettingsError } from '@kodo/core/engine';
 import { ArgsError, type CliArgs, parseCliArgs } from './args';
 import { ExitCode } from './exit-codes';
+import { readPipedStdin } from './input';
 
 /** Facts the entry point already holds (passed in so this module shares no chunk with it). */
 export interface CliIdentity {
@@ -47,7 +49,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     );
     return ExitCode.input;
   }
-  if (args.promptInteractive !== undefined && !process.stdin.isTTY) {
+  if (args.promptInteractive !== undefined && !isatty(0)) {
     process.stderr.write(
       'Error: The --prompt-interactive flag cannot be used when input is piped from stdin.\n',
     );
@@ -59,15 +61,15 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     settings,
     cwd,
     env: process.env,
-    stdin: process.stdin,
+    readStdin: readPipedStdin,
     streams: { stdout: process.stdout, stderr: process.stderr },
   });
 }
 
 /** Headless when in CI, when stdin or stdout is not a terminal, or with -p (reference §2.1). */
 function isInteractive(args: CliArgs): boolean {
-  if (args.promptInteractive !== undefined) return process.stdin.isTTY === true;
+  if (args.promptInteractive !== undefined) return isatty(0);
   if (args.prompt !== undefined) return false;
   if (process.env.CI === 'true' || process.env.GITHUB_ACTIONS === 'true') return false;
-  return process.stdin.isTTY === true && process.stdout.isTTY === true;
+  return isatty(0) && isatty(1);
 }

@@ -62,3 +62,4 @@ export type {
 export { Workspace } from './tools/workspace';
 export { monotonicMs } from './utils/clock';
 export { isSecretEnvName, sanitizeEnv } from './utils/env';
+export { newSessionId } from './utils/ids';

@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI bundle (run `npm run build` first; `npm test` does). */
-export const KODO_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli', 'dist', 'kodo.cjs');
+const CLI_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli');
+/** The `kodo` command as npm links it: a stub that loads the built bundle. */
+export const KODO_BIN = join(CLI_DIR, 'bin', 'kodo.cjs');
+const KODO_BUNDLE = join(CLI_DIR, 'dist', 'kodo.cjs');
 
 export interface KodoRun {
   code: number | null;
@@ -24,7 +26,7 @@ export interface RunKodoOptions {
 
 /** Spawns the built `kodo` and collects its output and exit status. */
 export function runKodo(args: string[], options: RunKodoOptions): Promise<KodoRun> {
-  if (!existsSync(KODO_BIN)) throw new Error(`${KODO_BIN} is missing: run npm run build first.`);
+  if (!existsSync(KODO_BUNDLE)) throw new Error(`${KODO_BUNDLE} is missing: run npm run build first.`);
   const env: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) {
     const value = process.env[name];

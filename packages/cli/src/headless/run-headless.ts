@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import {
   type ApprovalMode,
   lazyBuiltinTools,
   monotonicMs,
+  newSessionId,
   type RetryPolicy,
   Session,
   type Settings,
@@ -13,7 +13,7 @@ import {
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { buildGenerator } from '../generator';
-import { assembleInput, readStdin } from '../input';
+import { assembleInput } from '../input';
 import { createJsonOutput } from './json';
 import type { HeadlessOutput, OutputStreams } from './output';
 import { createStreamJsonOutput } from './stream-json';
@@ -27,7 +27,8 @@ export interface HeadlessContext {
   settings: Settings;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  stdin: NodeJS.ReadStream;
+  /** The piped input, if any (see readPipedStdin). */
+  readStdin: (onWarning: (message: string) => void) => Promise<string | undefined>;
   streams: OutputStreams;
 }
 
@@ -36,7 +37,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   const { args, settings, env, streams } = context;
   const format: OutputFormat = args.outputFormat ?? asOutputFormat(settings.output?.format) ?? 'text';
   const output = createOutput(format, streams);
-  const sessionId = randomUUID();
+  const sessionId = newSessionId();
   const controller = new AbortController();
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(ExitCode.cancelled);
@@ -45,9 +46,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    const stdinText = context.stdin.isTTY
-      ? undefined
-      : await readStdin(context.stdin, (w) => streams.stderr.write(`${w}\n`));
+    const stdinText = await context.readStdin((warning) =>
+      streams.stderr.write(`${warning}
+`),
+    );
     const input = assembleInput(stdinText, args.prompt ?? args.query);
     const model = args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? settings.model?.name ?? DEFAULT_MODEL;
     const built = await buildGenerator({

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Chat } from '../agent/chat';
 import { AgentClient } from '../agent/client';
 import type { AgentEvent } from '../agent/events';
@@ -14,6 +13,7 @@ import { type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
+import { newSessionId } from '../utils/ids';
 import { SessionStats } from './stats';
 
 export interface SessionOptions {
@@ -62,7 +62,7 @@ export class Session {
   private promptCount = 0;
 
   constructor(options: SessionOptions) {
-    this.id = options.sessionId ?? randomUUID();
+    this.id = options.sessionId ?? newSessionId();
     this.approvalMode = options.approvalMode ?? 'default';
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
     this.cwd = options.toolContext.workspace.cwd;

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { geminiChunk, KODO_BIN, runKodo, startGeminiMock } from '@kodo/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+let workspace: string;
+let home: string;
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
+  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
+});
+afterEach(() => {
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('kodo demo', () => {
+  it('replays the scripted session with real tools and the sample tests pass', async () => {
+    const run = await runKodo(['demo'], { cwd: workspace, env: { KODO_HOME: home }, timeoutMs: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("The model's replies are scripted");
+    expect(run.stdout).toMatch(/→ tests pass \(5 passed, 0 failed\)/);
+    expect(run.stdout).toContain('Tool calls: 6 (6 ok), lines +1 −1');
+  });
+});
+
+describe('kodo input and cancellation', () => {
+  it('combines piped stdin and -p as "<stdin>\\n\\n<prompt>"', async () => {
+    const mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'ok' }])] }] });
+    try {
+      const run = await runKodo(['-p', 'summarise this'], {
+        cwd: workspace,
+        env: { KODO_HOME: home, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: mock.url },
+        input: 'line one\nline two\n',
+      });
+      expect(run.code).toBe(0);
+      const body = mock.requests[0]!.body as { contents: { parts: { text?: string }[] }[] };
+      const texts = body.contents[0]!.parts.map((part) => part.text ?? '');
+      expect(texts.at(-1)).toBe('line one\nline two\n\nsummarise this');
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('exits 130 on Ctrl-C (SIGINT) while the model is streaming', async () => {
+    const mock = await startGeminiMock({
+      script: [
+        {
+          fault: 'slow',
+          delayMs: 5_000,
+          chunks: [geminiChunk([{ text: 'a' }], { last: false }), geminiChunk([{ text: 'b' }])],
+        },
+      ],
+    });
+    try {
+      const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
+        cwd: workspace,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          KODO_HOME: home,
+          GEMINI_API_KEY: 'k',
+          GOOGLE_GEMINI_BASE_URL: mock.url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes('a')) child.kill('SIGINT');
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const started = Date.now();
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(stderr).toContain('Operation cancelled.');
+    } finally {
+      await mock.close();
+    }
+  });
+});
