@@ -242,3 +242,13 @@ describe('kodo argument and input errors', () => {
     expect(help.code).toBe(0);
   });
 });
+
+describe('kodo configuration errors', () => {
+  it('exits 52 naming the file when settings.json is broken', async () => {
+    mkdirSync(join(workspace, '.kodo'));
+    writeFileSync(join(workspace, '.kodo', 'settings.json'), '{"model": ');
+    const run = await kodo(['-p', 'x', '--fake-responses', fixture('text-only.jsonl')]);
+    expect(run.code).toBe(52);
+    expect(run.stderr).toContain(join(workspace, '.kodo', 'settings.json'));
+  });
+});

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { FunctionDeclaration } from '../llm/types';
+import { errnoErrorType } from './file-text';
 import type {
   BuildResult,
   ConfirmationDetails,
@@ -88,7 +89,7 @@ function makeInvocation<Schema extends z.ZodObject>(
         return {
           llmContent: message,
           returnDisplay: message,
-          error: { type: errorTypeFromNodeError(error), message },
+          error: { type: errnoErrorType(error, 'unhandled_exception'), message },
         };
       }
     },
@@ -165,21 +166,4 @@ function lowerFirst(text: string): string {
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
-}
-
-function errorTypeFromNodeError(error: unknown): string {
-  const code = (error as { code?: string } | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'file_not_found';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission_denied';
-    case 'ENOSPC':
-      return 'no_space_left';
-    case 'EISDIR':
-      return 'target_is_directory';
-    default:
-      return 'unhandled_exception';
-  }
 }

@@ -172,9 +172,11 @@ export async function writeTextFile(
   await writeFile(path, encodeText(withLineEnding(text, format.lineEnding), format.encoding));
 }
 
-/** Error types for a failed write (reference §3.2). */
-export function writeErrorType(error: unknown): ToolErrorType {
+/** The tool error type for a Node file-system error, or `fallback` for any other failure. */
+export function errnoErrorType(error: unknown, fallback: ToolErrorType): ToolErrorType {
   switch ((error as NodeJS.ErrnoException | null)?.code) {
+    case 'ENOENT':
+      return 'file_not_found';
     case 'EACCES':
     case 'EPERM':
       return 'permission_denied';
@@ -183,6 +185,11 @@ export function writeErrorType(error: unknown): ToolErrorType {
     case 'EISDIR':
       return 'target_is_directory';
     default:
-      return 'file_write_failure';
+      return fallback;
   }
+}
+
+/** Error types for a failed write (reference §3.2). */
+export function writeErrorType(error: unknown): ToolErrorType {
+  return errnoErrorType(error, 'file_write_failure');
 }

@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError, stripJsonComments } from '../../src/config/settings';
+
+let home: string;
+let project: string;
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+};
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'kodo-settings-home-'));
+  project = mkdtempSync(join(tmpdir(), 'kodo-settings-project-'));
+});
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
+
+const env = () => ({ KODO_HOME: join(home, '.kodo'), GEMINI_CLI_HOME: home });
+
+describe('loadSettings', () => {
+  it('merges user then project, deeply, and ignores unknown keys', () => {
+    write(
+      join(home, '.kodo', 'settings.json'),
+      '{"model": {"name": "user-model", "maxSessionTurns": 5}, "ui": {"x": 1}}',
+    );
+    write(join(project, '.kodo', 'settings.json'), '{"model": {"name": "project-model"}}');
+    const { merged, sources } = loadSettings({ cwd: project, env: env() });
+    expect(merged.model).toEqual({ name: 'project-model', maxSessionTurns: 5 });
+    expect(sources).toHaveLength(2);
+  });
+
+  it("reads Gemini CLI's settings where kodo's are absent", () => {
+    write(join(home, '.gemini', 'settings.json'), '{"model": {"name": "from-gemini"}}');
+    write(join(project, '.gemini', 'settings.json'), '{"output": {"format": "json"}}');
+    const { merged } = loadSettings({ cwd: project, env: env() });
+    expect(merged).toEqual({ model: { name: 'from-gemini' }, output: { format: 'json' } });
+  });
+
+  it("prefers kodo's file over Gemini CLI's in the same scope", () => {
+    write(join(project, '.gemini', 'settings.json'), '{"model": {"name": "gemini"}}');
+    write(join(project, '.kodo', 'settings.json'), '{"model": {"name": "kodo"}}');
+    expect(loadSettings({ cwd: project, env: env() }).merged.model?.name).toBe('kodo');
+  });
+
+  it('accepts comments and trailing commas, keeps // inside strings', () => {
+    write(
+      join(project, '.kodo', 'settings.json'),
+      '{\n  // a comment\n  "model": {"name": "a//b", /* inline */ "maxSessionTurns": 3,},\n}',
+    );
+    expect(loadSettings({ cwd: project, env: env() }).merged.model).toEqual({
+      name: 'a//b',
+      maxSessionTurns: 3,
+    });
+    expect(stripJsonComments('{"a": "/* not a comment */"}')).toBe('{"a": "/* not a comment */"}');
+  });
+
+  it('reports a broken file with its path', () => {
+    write(join(project, '.kodo', 'settings.json'), '{"model": ');
+    expect(() => loadSettings({ cwd: project, env: env() })).toThrow(SettingsError);
+    expect(() => loadSettings({ cwd: project, env: env() })).toThrow(/settings\.json/);
+  });
+});
