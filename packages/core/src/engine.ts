@@ -14,6 +14,7 @@ export type {
 export { DEFAULT_RETRY_POLICY, isRetryableError, type RetryPolicy } from './agent/retry';
 export { Turn, type TurnOutcome } from './agent/turn';
 export { geminiHome, kodoHome } from './config/paths';
+export { projectId, projectTempDir } from './config/project';
 export { type LoadedSettings, loadSettings, type Settings, SettingsError } from './config/settings';
 export type { ContentGenerator, GeneratorMethod } from './llm/content-generator';
 export {
@@ -37,6 +38,7 @@ export {
   type PolicyChecker,
   type PolicyDecision,
 } from './scheduler/policy/policy';
+export type { ConfirmationResponse } from './scheduler/scheduler';
 export {
   type CompletedToolCall,
   type ConfirmationOutcome,
@@ -47,15 +49,18 @@ export {
 export { Session, type SessionOptions, type SessionResult, type SessionStatus } from './session/session';
 export { SessionStats, type SessionStatsSnapshot } from './session/stats';
 export { lazyBuiltinTools } from './tools/builtin/lazy';
+export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
 export type {
   ConfirmationDetails,
   LazyTool,
+  TodoItem,
   Tool,
   ToolContext,
   ToolError,
   ToolErrorType,
   ToolKind,
+  ToolModelClient,
   ToolResult,
   ToolSpec,
 } from './tools/tool';

@@ -1,8 +1,10 @@
 import {
   type ApprovalMode,
+  DEFAULT_OUTPUT_THRESHOLD_CHARS,
   lazyBuiltinTools,
   monotonicMs,
   newSessionId,
+  projectTempDir,
   type RetryPolicy,
   Session,
   type Settings,
@@ -60,6 +62,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       sessionId,
       env,
     });
+    const tempDir = projectTempDir(context.cwd, env);
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     const session = new Session({
       sessionId,
@@ -67,13 +70,14 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       model,
       tools: new ToolRegistry(lazyBuiltinTools()),
       toolContext: {
-        workspace: new Workspace({ roots: [context.cwd] }),
+        workspace: new Workspace({ roots: [context.cwd], tempDir }),
         env: sanitizeEnv(env),
         shellInactivityTimeoutMs: SHELL_INACTIVITY_TIMEOUT_MS,
       },
       approvalMode: resolveApprovalMode(args, settings),
       maxSessionTurns: settings.model?.maxSessionTurns ?? -1,
       retry: retryOverrides(env),
+      outputLimit: { thresholdChars: outputThreshold(settings), spillDir: tempDir },
     });
     const started = monotonicMs();
     output.start({ sessionId, model, input });
@@ -98,6 +102,11 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
+}
+
+function outputThreshold(settings: Settings): number {
+  const value = settings.tools?.truncateToolOutputThreshold;
+  return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULT_OUTPUT_THRESHOLD_CHARS;
 }
 
 function createOutput(format: OutputFormat, streams: OutputStreams): HeadlessOutput {

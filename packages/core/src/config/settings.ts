@@ -10,6 +10,7 @@ export interface Settings {
   model?: { name?: string; maxSessionTurns?: number };
   general?: { defaultApprovalMode?: string };
   output?: { format?: string };
+  tools?: { truncateToolOutputThreshold?: number };
 }
 
 export interface LoadedSettings {

@@ -1,4 +1,5 @@
 import type { AgentEvent, ToolCallRequestInfo, ToolCallResponseInfo, ToolCallStatus } from '../agent/events';
+import { capToolOutput, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import {
   type ConfirmationDetails,
@@ -13,7 +14,25 @@ import { monotonicMs } from '../utils/clock';
 import { cancelledResponseParts, errorResponseParts, resultResponseParts } from './function-response';
 import type { ApprovalMode, PolicyChecker } from './policy/policy';
 
-export type ConfirmationOutcome = 'proceed_once' | 'proceed_always' | 'cancel';
+export type ConfirmationOutcome =
+  /** Run this call. */
+  | 'proceed_once'
+  /** Run it, and allow calls like it for the rest of the session. */
+  | 'proceed_always'
+  /** Run it, and allow calls like it from now on (saved to the user's policy file). */
+  | 'proceed_always_and_save'
+  /** Run it with the arguments the person edited (`modifiedArgs`). */
+  | 'modify_with_editor'
+  /** Don't run it (`reason`, if given, is passed to the model). */
+  | 'cancel';
+
+export interface ConfirmationResponse {
+  outcome: ConfirmationOutcome;
+  /** With `modify_with_editor`: the arguments to run instead (validated again). */
+  modifiedArgs?: Record<string, unknown>;
+  /** With `cancel`: why, for the model. */
+  reason?: string;
+}
 
 export interface ConfirmationRequest {
   call: ToolCallRequestInfo;
@@ -22,7 +41,7 @@ export interface ConfirmationRequest {
 }
 
 /** Asks the person; absent in headless mode, where a call that needs approval is refused. */
-export type ConfirmHandler = (request: ConfirmationRequest) => Promise<ConfirmationOutcome>;
+export type ConfirmHandler = (request: ConfirmationRequest) => Promise<ConfirmationResponse>;
 
 /** How the call got permission, for the session stats. */
 export type ToolDecision = 'accept' | 'reject' | 'modify' | 'auto_accept';
@@ -35,6 +54,8 @@ export interface CompletedToolCall {
 }
 
 export interface SchedulerOptions {
+  /** Cap on the output the model reads from one call; cut outputs are saved to a file. */
+  outputLimit?: OutputLimit;
   registry: ToolRegistry;
   context: ToolContext;
   policy: PolicyChecker;
@@ -49,6 +70,8 @@ interface CallState {
   startedAt: number;
   invocation?: ToolInvocation;
   decision?: ToolDecision;
+  /** The person edited the arguments before approving. */
+  modifiedByUser?: boolean;
   done?: CompletedToolCall;
 }
 
@@ -168,28 +191,50 @@ export class Scheduler {
       return 'ok';
     }
     this.setStatus(state, 'awaiting_approval');
-    let outcome: ConfirmationOutcome;
+    let response: ConfirmationResponse;
     try {
       const details = await built.invocation.confirmationDetails(signal);
       state.emit({ type: 'tool_call_confirmation', call: request, details });
-      outcome = await this.options.confirm({ call: request, details, signal });
+      response = await this.options.confirm({ call: request, details, signal });
     } catch {
-      outcome = 'cancel';
+      response = { outcome: 'cancel' };
     }
     if (signal.aborted) {
       this.finishCancelled(state, 'Operation cancelled', { beforeExecution: true });
       return 'ok';
     }
-    if (outcome === 'cancel') {
-      state.decision = 'reject';
-      this.finishCancelled(state, 'User denied execution.', { beforeExecution: true });
-      return 'user_denied';
-    }
-    if (outcome === 'proceed_always') {
-      this.options.policy.allowForSession(policyInput);
-      state.decision = 'auto_accept';
-    } else {
-      state.decision = 'accept';
+    switch (response.outcome) {
+      case 'cancel': {
+        state.decision = 'reject';
+        const reason = response.reason?.trim()
+          ? `User denied execution. The user said: ${response.reason.trim()}`
+          : 'User denied execution.';
+        this.finishCancelled(state, reason, { beforeExecution: true });
+        return 'user_denied';
+      }
+      case 'proceed_always':
+      case 'proceed_always_and_save':
+        this.options.policy.allowForSession(policyInput, {
+          save: response.outcome === 'proceed_always_and_save',
+        });
+        state.decision = 'auto_accept';
+        break;
+      case 'modify_with_editor': {
+        const rebuilt = tool.build(response.modifiedArgs ?? request.args, this.options.context);
+        if (!rebuilt.ok) {
+          this.finishError(state, {
+            type: 'invalid_tool_params',
+            message: `The arguments as modified by the user are invalid: ${rebuilt.error.message}`,
+          });
+          return 'ok';
+        }
+        state.invocation = rebuilt.invocation;
+        state.modifiedByUser = true;
+        state.decision = 'modify';
+        break;
+      }
+      default:
+        state.decision = 'accept';
     }
     this.setStatus(state, 'scheduled');
     return 'ok';
@@ -225,15 +270,21 @@ export class Scheduler {
       );
       return;
     }
-    this.finish(
-      state,
-      'success',
-      resultResponseParts(state.request, result.llmContent),
-      result.returnDisplay,
-      {
-        diffStat: result.diffStat,
-      },
-    );
+    let content = result.llmContent;
+    if (state.modifiedByUser) {
+      const note = `\n\n[System] The user modified the arguments of this call before approving it; it ran with: ${JSON.stringify(state.invocation!.params)}`;
+      content = typeof content === 'string' ? content + note : [...content, { text: note }];
+    }
+    if (typeof content === 'string' && this.options.outputLimit) {
+      content = await capToolOutput(content, {
+        limit: this.options.outputLimit,
+        callId: state.request.callId,
+        promptId: state.request.promptId,
+      });
+    }
+    this.finish(state, 'success', resultResponseParts(state.request, content), result.returnDisplay, {
+      diffStat: result.diffStat,
+    });
   }
 
   private finishError(state: CallState, error: ToolError): void {

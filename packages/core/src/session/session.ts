@@ -10,6 +10,7 @@ import { buildSystemPrompt } from '../prompts/system-prompt';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import { type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
+import { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
@@ -35,6 +36,8 @@ export interface SessionOptions {
   includeEnvironmentContext?: boolean;
   generationConfig?: GenerationConfig;
   history?: Content[];
+  /** Cap on each tool output the model reads (default: 40,000 characters, nothing saved). */
+  outputLimit?: OutputLimit;
 }
 
 export type SessionStatus = 'completed' | 'cancelled' | 'error' | 'invalid_stream' | 'max_session_turns';
@@ -89,6 +92,10 @@ export class Session {
       policy: options.policy ?? new ApprovalModePolicy(),
       getApprovalMode: () => this.approvalMode,
       ...(options.confirm ? { confirm: options.confirm } : {}),
+      outputLimit: options.outputLimit ?? {
+        thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
+        spillDir: undefined,
+      },
     });
   }
 

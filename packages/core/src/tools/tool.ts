@@ -10,7 +10,7 @@
  * workspace instead of mocking modules.
  */
 import type { z } from 'zod';
-import type { FunctionDeclaration, Part } from '../llm/types';
+import type { FunctionDeclaration, GenerateRequest, GenerateResponse, Part } from '../llm/types';
 import type { Workspace } from './workspace';
 
 export type ToolKind =
@@ -88,6 +88,23 @@ export interface ExecuteOptions {
   onOutput?: (chunk: string) => void;
 }
 
+/**
+ * A one-shot model call for tools that need one (web_fetch, google_web_search, the edit fixer).
+ * Provided by the session, bound to its current model and provider.
+ */
+export interface ToolModelClient {
+  /** Provider name (`gemini`, `openai`, …), for tools that only work with some providers. */
+  readonly provider: string;
+  readonly model: string;
+  generateContent(request: Omit<GenerateRequest, 'model'>, signal: AbortSignal): Promise<GenerateResponse>;
+}
+
+/** A todo item of `write_todos`. */
+export interface TodoItem {
+  description: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled' | 'blocked';
+}
+
 /** Everything a tool may touch. Tests build one around a temp directory. */
 export interface ToolContext {
   workspace: Workspace;
@@ -95,6 +112,16 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   /** Default timeout for shell commands without output, in ms. */
   shellInactivityTimeoutMs: number;
+  /** Model calls for tools that need them; absent when none is available (tests, some modes). */
+  model?: ToolModelClient;
+  /** Where `save_memory` appends facts: the global context file (`~/.kodo/KODO.md`). */
+  memoryFilePath?: string;
+  /** Let web_fetch reach private, loopback and link-local addresses (off by default). */
+  allowPrivateNetworkFetch?: boolean;
+  /** Ask the model to repair a failed `replace` once (setting `tools.llmEditCorrection`). */
+  llmEditCorrection?: boolean;
+  /** The session's todo list (`write_todos` replaces it; front ends show it). */
+  todos?: { get(): TodoItem[]; set(items: TodoItem[]): void };
 }
 
 export interface ToolDefinition<Schema extends z.ZodType> {

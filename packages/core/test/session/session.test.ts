@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeContentGenerator } from '../../src/llm/fake';
 import type { GenerateResponse } from '../../src/llm/types';
@@ -13,13 +15,15 @@ function makeSession(
     confirm?: ConfirmHandler;
     approvalMode?: 'default' | 'yolo';
     maxSessionTurns?: number;
+    outputLimit?: number;
   } = {},
 ) {
   const generator = new FakeContentGenerator(
     script.map((chunks) => stream(...chunks)),
     { strict: true },
   );
-  const { ctx, cleanup } = tempContext();
+  const { ctx, cleanup, root } = tempContext();
+  const spillDir = join(root, '.spill');
   const session = new Session({
     generator,
     model: 'test-model',
@@ -30,8 +34,11 @@ function makeSession(
     retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
     ...(options.confirm ? { confirm: options.confirm } : {}),
     ...(options.maxSessionTurns !== undefined ? { maxSessionTurns: options.maxSessionTurns } : {}),
+    ...(options.outputLimit !== undefined
+      ? { outputLimit: { thresholdChars: options.outputLimit, spillDir } }
+      : {}),
   });
-  return { session, generator, cleanup };
+  return { session, generator, cleanup, spillDir };
 }
 
 const run = (session: Session, prompt = 'go', signal = new AbortController().signal) =>
@@ -141,7 +148,7 @@ describe('Session', () => {
       {
         confirm: async ({ call }) => {
           asked.push(String(call.args.value));
-          return 'cancel';
+          return { outcome: 'cancel' };
         },
       },
     );
@@ -167,13 +174,47 @@ describe('Session', () => {
       {
         confirm: async () => {
           asked += 1;
-          return 'proceed_always';
+          return { outcome: 'proceed_always' };
         },
       },
     );
     await run(session);
     expect(asked).toBe(1);
     expect(session.stats.snapshot().tools.totalDecisions).toMatchObject({ auto_accept: 1, accept: 1 });
+  });
+
+  it('runs a call with arguments the person edited, and tells the model', async () => {
+    const { session } = makeSession([[calls({ name: 'edit_thing', args: { value: 'x' } })], [text('ok')]], {
+      confirm: async () => ({ outcome: 'modify_with_editor', modifiedArgs: { value: 'edited' } }),
+    });
+    await run(session);
+    const response = session.history()[2]!.parts[0]!.functionResponse!.response;
+    expect(response.output).toMatch(/^edited edited\n\n\[System\] The user modified the arguments/);
+    expect(session.stats.snapshot().tools.totalDecisions.modify).toBe(1);
+  });
+
+  it('passes the reason of a denial to the model', async () => {
+    const { session } = makeSession([[calls({ name: 'edit_thing', args: { value: 'x' } })], [text('ok')]], {
+      confirm: async () => ({ outcome: 'cancel', reason: 'use the other file' }),
+    });
+    await run(session);
+    expect(session.history()[2]!.parts[0]!.functionResponse!.response).toEqual({
+      error: '[Operation Cancelled] Reason: User denied execution. The user said: use the other file',
+    });
+  });
+
+  it('caps long tool output for the model and saves the whole of it', async () => {
+    const { session, spillDir } = makeSession(
+      [[calls({ name: 'echo', args: { value: 'y'.repeat(5_000) } })], [text('ok')]],
+      { outputLimit: 1_000 },
+    );
+    await run(session);
+    const output = String(session.history()[2]!.parts[0]!.functionResponse!.response.output);
+    const path = /For full output see: (\S+)/.exec(output)?.[1];
+    expect(output).toMatch(/^Output too large\. Showing first 200 and last 800 characters\./);
+    expect(output).toContain('... [4,005 characters omitted] ...');
+    expect(path?.startsWith(spillDir)).toBe(true);
+    expect(readFileSync(path!, 'utf8')).toBe(`echo ${'y'.repeat(5_000)}`);
   });
 
   it('cancels a running tool, answers every call and keeps the history valid', async () => {

@@ -33,7 +33,7 @@ export class ApprovalModePolicy implements PolicyChecker {
     return { decision: 'ask_user' };
   }
 
-  allowForSession(call: PolicyCheckInput): void {
+  allowForSession(call: PolicyCheckInput, _options?: { save?: boolean }): void {
     if (call.kind === 'execute') {
       for (const root of rootCommands(String(call.args.command ?? ''))) this.sessionAllowedCommands.add(root);
       return;

@@ -20,6 +20,9 @@ export interface PolicyCheckResult {
 /** Decides whether a tool call may run, must be confirmed, or is refused. */
 export interface PolicyChecker {
   check(call: PolicyCheckInput, context: { mode: ApprovalMode; interactive: boolean }): PolicyCheckResult;
-  /** "Allow always" from a confirmation: allow calls like this one for the rest of the session. */
-  allowForSession(call: PolicyCheckInput): void;
+  /**
+   * "Allow always" from a confirmation: allow calls like this one for the rest of the session,
+   * and with `save` from now on (the user's policy file).
+   */
+  allowForSession(call: PolicyCheckInput, options?: { save?: boolean }): void;
 }
