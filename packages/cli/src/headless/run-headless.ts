@@ -1,28 +1,12 @@
-import {
-  type ApprovalMode,
-  DEFAULT_OUTPUT_THRESHOLD_CHARS,
-  lazyBuiltinTools,
-  monotonicMs,
-  newSessionId,
-  projectTempDir,
-  type RetryPolicy,
-  Session,
-  type Settings,
-  sanitizeEnv,
-  ToolRegistry,
-  Workspace,
-} from '@kodo/core/engine';
+import { monotonicMs, newSessionId, type Settings } from '@kodo/core/engine';
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
-import { buildGenerator } from '../generator';
 import { assembleInput } from '../input';
+import { createCliSession } from '../session-factory';
 import { createJsonOutput } from './json';
 import type { HeadlessOutput, OutputStreams } from './output';
 import { createStreamJsonOutput } from './stream-json';
 import { createTextOutput } from './text';
-
-export const DEFAULT_MODEL = 'gemini-2.5-pro';
-const SHELL_INACTIVITY_TIMEOUT_MS = 300_000;
 
 export interface HeadlessContext {
   args: CliArgs;
@@ -53,32 +37,18 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
 `),
     );
     const input = assembleInput(stdinText, args.prompt ?? args.query);
-    const model = args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? settings.model?.name ?? DEFAULT_MODEL;
-    const built = await buildGenerator({
-      fakeResponses: args.fakeResponses,
-      fakeResponsesStrict: args.fakeResponsesStrict,
-      recordResponses: args.recordResponses,
-      debug: args.debug,
-      sessionId,
-      env,
-    });
-    const tempDir = projectTempDir(context.cwd, env);
-    if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
-    const session = new Session({
-      sessionId,
-      generator: built.generator,
+    const {
+      session,
       model,
-      tools: new ToolRegistry(lazyBuiltinTools()),
-      toolContext: {
-        workspace: new Workspace({ roots: [context.cwd], tempDir }),
-        env: sanitizeEnv(env),
-        shellInactivityTimeoutMs: SHELL_INACTIVITY_TIMEOUT_MS,
-      },
-      approvalMode: resolveApprovalMode(args, settings),
-      maxSessionTurns: settings.model?.maxSessionTurns ?? -1,
-      retry: retryOverrides(env),
-      outputLimit: { thresholdChars: outputThreshold(settings), spillDir: tempDir },
+      generator: built,
+    } = await createCliSession({
+      args,
+      settings,
+      cwd: context.cwd,
+      env,
+      sessionId,
     });
+    if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     const started = monotonicMs();
     output.start({ sessionId, model, input });
     const stream = session.sendMessage(input, controller.signal);
@@ -104,11 +74,6 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   }
 }
 
-function outputThreshold(settings: Settings): number {
-  const value = settings.tools?.truncateToolOutputThreshold;
-  return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULT_OUTPUT_THRESHOLD_CHARS;
-}
-
 function createOutput(format: OutputFormat, streams: OutputStreams): HeadlessOutput {
   switch (format) {
     case 'json':
@@ -122,20 +87,4 @@ function createOutput(format: OutputFormat, streams: OutputStreams): HeadlessOut
 
 function asOutputFormat(value: string | undefined): OutputFormat | undefined {
   return value === 'text' || value === 'json' || value === 'stream-json' ? value : undefined;
-}
-
-function resolveApprovalMode(args: CliArgs, settings: Settings): ApprovalMode {
-  if (args.approvalMode) return args.approvalMode;
-  const fromSettings = settings.general?.defaultApprovalMode;
-  // yolo is never taken from settings: only an explicit flag turns it on.
-  if (fromSettings === 'default' || fromSettings === 'auto_edit' || fromSettings === 'plan')
-    return fromSettings;
-  return 'default';
-}
-
-/** `KODO_RETRY_BASE_MS` scales retry delays (tests and impatient gateways); unset = defaults. */
-function retryOverrides(env: NodeJS.ProcessEnv): Partial<RetryPolicy> {
-  const base = Number(env.KODO_RETRY_BASE_MS);
-  if (!Number.isFinite(base) || base < 0 || env.KODO_RETRY_BASE_MS === undefined) return {};
-  return { initialDelayMs: base * 5, maxDelayMs: base * 30, streamInitialDelayMs: base };
 }

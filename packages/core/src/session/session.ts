@@ -12,7 +12,7 @@ import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import { type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolContext } from '../tools/tool';
+import type { TodoItem, ToolContext, ToolModelClient } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
 import { SessionStats } from './stats';
@@ -63,6 +63,9 @@ export class Session {
   private needsEnvironmentContext: boolean;
   private readonly cwd: string;
   private promptCount = 0;
+  private todoItems: TodoItem[] = [];
+  /** The tool context as tools see it, with the session's model client and todo list filled in. */
+  readonly toolContext: ToolContext;
 
   constructor(options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
@@ -86,9 +89,19 @@ export class Session {
       maxSessionTurns: options.maxSessionTurns ?? -1,
       ...(options.generationConfig ? { generationConfig: options.generationConfig } : {}),
     });
+    this.toolContext = {
+      ...options.toolContext,
+      model: options.toolContext.model ?? this.modelClient(options.generator),
+      todos: options.toolContext.todos ?? {
+        get: () => structuredClone(this.todoItems),
+        set: (items) => {
+          this.todoItems = structuredClone(items);
+        },
+      },
+    };
     this.scheduler = new Scheduler({
       registry: options.tools,
-      context: options.toolContext,
+      context: this.toolContext,
       policy: options.policy ?? new ApprovalModePolicy(),
       getApprovalMode: () => this.approvalMode,
       ...(options.confirm ? { confirm: options.confirm } : {}),
@@ -97,6 +110,24 @@ export class Session {
         spillDir: undefined,
       },
     });
+  }
+
+  /** The todo list `write_todos` keeps, for front ends to show. */
+  todos(): TodoItem[] {
+    return this.toolContext.todos?.get() ?? [];
+  }
+
+  /** One-shot model calls for tools, always on the session's current model. */
+  private modelClient(generator: ContentGenerator): ToolModelClient {
+    const chat = () => this.client.chat;
+    return {
+      provider: generator.provider,
+      get model() {
+        return chat().getModel();
+      },
+      generateContent: (request, signal) =>
+        generator.generateContent({ ...request, model: chat().getModel() }, signal),
+    };
   }
 
   getApprovalMode(): ApprovalMode {
