@@ -12,6 +12,8 @@ const outDir = join(root, '.kodo-bench');
 const filter = process.argv[2];
 
 await mkdir(outDir, { recursive: true });
+// The testkit finds the built CLI relative to its own source file; bundled, it needs telling.
+process.env.KODO_CLI_DIR = join(root, 'packages/cli');
 const benches = (await readdir(here)).filter(
   (name) => name.endsWith('.bench.ts') && (!filter || name.includes(filter)),
 );

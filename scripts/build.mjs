@@ -63,6 +63,8 @@ await build({
   splitting: true,
   define: { __KODO_VERSION__: JSON.stringify(version) },
   chunkNames: 'chunks/[name]-[hash]',
+  // Ink imports React DevTools only when DEV=true; kodo does not ship it.
+  external: ['react-devtools-core'],
 });
 // The entry: CommonJS for a fast start; its `import('./run')` loads the bundle above.
 await build({

@@ -14,10 +14,28 @@ export interface CliArgs {
   fakeResponses: string | undefined;
   fakeResponsesStrict: boolean;
   recordResponses: string | undefined;
+  /** `--policy` (repeatable, comma lists): policy files or dirs replacing the user policy dirs. */
+  policyPaths?: string[];
+  /** `--admin-policy` (repeatable, comma lists): admin-tier policy files or dirs. */
+  adminPolicyPaths?: string[];
   version: boolean;
   help: boolean;
   /** `kodo demo` and later subcommands. */
   command: string | undefined;
+  /** The words after a subcommand, as given (`kodo hooks disable "my hook"`). */
+  commandArgs?: string[];
+  /** `-r/--resume [latest|N|id]`; a bare flag means `latest`. */
+  resume?: string;
+  /** `--list-sessions`: print this project's sessions and exit. */
+  listSessions?: boolean;
+  /** `--delete-session N|id`. */
+  deleteSession?: string;
+  /** `--session-id <id>`: start a new session with this id. */
+  sessionId?: string;
+  /** `-s/--sandbox`: run shell commands in the sandbox (an error if it cannot start). */
+  sandbox?: boolean;
+  /** `--skip-trust`: treat the folder as trusted for this run. */
+  skipTrust?: boolean;
 }
 
 /** A usage error: printed with the help text, exit code 1 (as Gemini CLI does). */
@@ -27,7 +45,7 @@ export class ArgsError extends Error {
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 const CLI_APPROVAL_MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo', 'plan'];
-const SUBCOMMANDS = new Set(['demo']);
+const SUBCOMMANDS = new Set(['demo', 'hooks']);
 
 const OPTIONS = {
   prompt: { type: 'string', short: 'p' },
@@ -40,15 +58,47 @@ const OPTIONS = {
   'fake-responses': { type: 'string' },
   'fake-responses-non-strict': { type: 'string' },
   'record-responses': { type: 'string' },
+  policy: { type: 'string', multiple: true },
+  'admin-policy': { type: 'string', multiple: true },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
+  resume: { type: 'string', short: 'r' },
+  'list-sessions': { type: 'boolean' },
+  'delete-session': { type: 'string' },
+  'session-id': { type: 'string' },
+  sandbox: { type: 'boolean', short: 's' },
+  'skip-trust': { type: 'boolean' },
 } as const;
+
+/**
+ * `--resume` takes an optional value, which node's parser cannot express: a bare `--resume`/`-r`
+ * (last, or followed by another flag) becomes `--resume=latest`.
+ */
+function withResumeDefault(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--') {
+      out.push(...argv.slice(index));
+      break;
+    }
+    const next = argv[index + 1];
+    const bare = next === undefined || (next.startsWith('-') && next !== '-');
+    out.push((arg === '--resume' || arg === '-r') && bare ? '--resume=latest' : arg);
+  }
+  return out;
+}
 
 /** Parses argv (without node and script). Accepts both `--flag value` and `--flag=value`. */
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: withResumeDefault(argv),
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new ArgsError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
@@ -81,6 +131,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
       `Invalid values:\n  Argument: approval-mode, Given: "${approvalMode}", Choices: ${CLI_APPROVAL_MODES.map((m) => `"${m}"`).join(', ')}`,
     );
   }
+  if (values.resume !== undefined && values['session-id'] !== undefined) {
+    throw new ArgsError(
+      'The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.',
+    );
+  }
   const nonStrict = values['fake-responses-non-strict'];
   return {
     prompt: values.prompt,
@@ -94,8 +149,27 @@ export function parseCliArgs(argv: string[]): CliArgs {
     fakeResponses: nonStrict ?? values['fake-responses'],
     fakeResponsesStrict: nonStrict === undefined,
     recordResponses: values['record-responses'],
+    ...pathList('policyPaths', values.policy),
+    ...pathList('adminPolicyPaths', values['admin-policy']),
     version: values.version ?? false,
     help: values.help ?? false,
     command,
+    ...(command ? { commandArgs: queryWords } : {}),
+    ...(values.resume !== undefined ? { resume: values.resume } : {}),
+    ...(values['list-sessions'] ? { listSessions: true } : {}),
+    ...(values['delete-session'] !== undefined ? { deleteSession: values['delete-session'] } : {}),
+    ...(values['session-id'] !== undefined ? { sessionId: values['session-id'] } : {}),
+    ...(values.sandbox ? { sandbox: true } : {}),
+    ...(values['skip-trust'] ? { skipTrust: true } : {}),
   };
+}
+
+/** A repeatable flag whose values may also be comma lists: `--policy a.toml,b --policy c`. */
+function pathList<K extends 'policyPaths' | 'adminPolicyPaths'>(
+  key: K,
+  values: string[] | undefined,
+): Partial<Record<K, string[]>> {
+  const paths = (values ?? []).flatMap((value) => value.split(',')).map((path) => path.trim());
+  const nonEmpty = paths.filter((path) => path !== '');
+  return nonEmpty.length > 0 ? ({ [key]: nonEmpty } as Partial<Record<K, string[]>>) : {};
 }

@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import {
   type ContentGenerator,
-  createGeminiGenerator,
   FakeContentGenerator,
   kodoHome,
   LoggingContentGenerator,
+  missingKeyMessage,
+  ProviderConfigError,
+  type ProviderProfileSettings,
+  ProviderResolver,
+  ProviderRouter,
   RecordingContentGenerator,
 } from '@kodo/core/engine';
 import { ExitCode, FatalError } from './exit-codes';
@@ -16,10 +20,16 @@ export interface GeneratorChoice {
   debug: boolean;
   sessionId: string;
   env: NodeJS.ProcessEnv;
+  /** The model spec (`provider:model` or a bare id): picks the provider and whose key is needed. */
+  model: string;
+  /** `providers` profiles from settings. */
+  providers?: Record<string, ProviderProfileSettings> | undefined;
 }
 
 export interface BuiltGenerator {
   generator: ContentGenerator;
+  /** The model spec with provider defaults filled in (`-m openai` → `openai:gpt-5`). */
+  model: string;
   /** Where `--debug` writes its log, when on. */
   debugLogPath?: string;
   /** Resolves once recordings are on disk. */
@@ -27,11 +37,14 @@ export interface BuiltGenerator {
 }
 
 /**
- * The model backend for this run: the fake (replaying `--fake-responses`) or Gemini, wrapped for
- * `--record-responses` and `--debug`. Without a key or fake responses this fails with exit 41.
+ * The model backend for this run: the fake (replaying `--fake-responses`) or the provider router
+ * (each request goes to the provider its model spec names, so `/model` can switch provider),
+ * wrapped for `--record-responses` and `--debug`. Without the model's key this fails with exit 41
+ * naming the variable; a broken `providers` profile is a config error (exit 52).
  */
 export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGenerator> {
   let generator: ContentGenerator;
+  let model = choice.model;
   if (choice.fakeResponses) {
     try {
       generator = FakeContentGenerator.fromFile(choice.fakeResponses, { strict: choice.fakeResponsesStrict });
@@ -39,17 +52,7 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
       throw new FatalError((error as Error).message, ExitCode.input);
     }
   } else {
-    const apiKey = choice.env.GEMINI_API_KEY || choice.env.GOOGLE_API_KEY;
-    if (!apiKey) {
-      throw new FatalError(
-        'No API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY) to your Gemini API key, e.g. `export GEMINI_API_KEY=…`, then run kodo again.',
-        ExitCode.auth,
-        'AuthError',
-      );
-    }
-    const transport = choice.env.KODO_GEMINI_TRANSPORT === 'sdk' ? 'sdk' : 'lean';
-    const baseUrl = choice.env.GOOGLE_GEMINI_BASE_URL || undefined;
-    generator = await createGeminiGenerator({ apiKey, transport, ...(baseUrl ? { baseUrl } : {}) });
+    ({ generator, model } = providerRouter(choice));
   }
   let recorder: RecordingContentGenerator | undefined;
   if (choice.recordResponses) {
@@ -63,9 +66,23 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
   }
   return {
     generator,
+    model,
     ...(debugLogPath ? { debugLogPath } : {}),
     flush: async () => {
       await recorder?.flush();
     },
   };
+}
+
+function providerRouter(choice: GeneratorChoice): { generator: ContentGenerator; model: string } {
+  try {
+    const resolver = new ProviderResolver({ profiles: choice.providers, env: choice.env });
+    const { connection, spec } = resolver.resolve(choice.model);
+    if (connection.missingKey)
+      throw new FatalError(missingKeyMessage(connection), ExitCode.auth, 'AuthError');
+    return { generator: new ProviderRouter({ resolver, env: choice.env, defaultModel: spec }), model: spec };
+  } catch (error) {
+    if (error instanceof ProviderConfigError) throw new FatalError(error.message, ExitCode.config);
+    throw error;
+  }
 }

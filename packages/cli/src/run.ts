@@ -32,22 +32,49 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     const { runDemo } = await import('./demo/run-demo');
     return runDemo({ stdout: process.stdout, stderr: process.stderr });
   }
+  if (args.command === 'hooks') {
+    const { runHooksCommand } = await import('./commands/hooks');
+    return runHooksCommand({
+      args: args.commandArgs ?? [],
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
+
+  if (args.listSessions || args.deleteSession !== undefined) {
+    const { deleteSessionCommand, listSessionsCommand } = await import('./sessions');
+    const place = { cwd: process.cwd(), env: process.env };
+    if (args.listSessions) return listSessionsCommand(place, process.stdout);
+    return deleteSessionCommand(args.deleteSession!, place, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
 
   const cwd = process.cwd();
-  let settings: ReturnType<typeof loadSettings>['merged'];
+  let loaded: ReturnType<typeof loadSettings>;
   try {
-    settings = loadSettings({ cwd }).merged;
+    loaded = loadSettings({ cwd });
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     process.stderr.write(`${error.message}\n`);
     return ExitCode.config;
   }
+  const settings = loaded.merged;
 
   if (isInteractive(args)) {
-    process.stderr.write(
-      'The interactive terminal UI is not part of this build yet. Run a prompt headless instead: kodo -p "your request"\n',
-    );
-    return ExitCode.input;
+    // Ink and React load only here: headless runs, --version and --help never pay for them.
+    const { runInteractive } = await import('./ui/start');
+    return runInteractive({
+      args,
+      settings: loaded,
+      cwd,
+      env: process.env,
+      version: identity.version,
+      initialPrompt: args.promptInteractive ?? args.query,
+    });
   }
   if (args.promptInteractive !== undefined && !isatty(0)) {
     process.stderr.write(
@@ -59,6 +86,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   return runHeadless({
     args,
     settings,
+    settingsScopes: loaded.scopes,
     cwd,
     env: process.env,
     readStdin: readPipedStdin,

@@ -2,14 +2,31 @@ import { join } from 'node:path';
 import {
   type ApprovalMode,
   type ConfirmHandler,
+  createTelemetry,
+  DEFAULT_CONTEXT_FILE_NAMES,
+  DEFAULT_LOOP_DETECTION,
   DEFAULT_OUTPUT_THRESHOLD_CHARS,
+  geminiHome,
+  type HookFeedback,
+  type HookSettingsSource,
+  HookSystem,
+  hookConfigFromSources,
   kodoHome,
+  type LoadedSession,
+  type LoopDetectionOptions,
   lazyBuiltinTools,
+  loadPolicyEngine,
+  ProjectMemory,
   projectTempDir,
   type RetryPolicy,
   Session,
+  type SessionRecorder,
+  SessionStore,
+  type SessionSummary,
   type Settings,
+  type SettingsScope,
   sanitizeEnv,
+  type Telemetry,
   ToolRegistry,
   Workspace,
 } from '@kodo/core/engine';
@@ -27,12 +44,33 @@ export interface CliSessionSetup {
   sessionId: string;
   /** The interactive UI's approval dialog; headless passes none. */
   confirm?: ConfirmHandler;
+  /** Policy file errors and warnings, one line each (default: stderr). */
+  onPolicyFeedback?: (message: string) => void;
+  /** The settings files by scope (`loadSettings().scopes`), so project hooks can be told apart. */
+  settingsScopes?: SettingsScope[];
+  /**
+   * Whether hooks from the project's settings may run. The trusted-folders check will decide;
+   * until it exists every project is treated as trusted.
+   */
+  allowProjectHooks?: boolean;
+  /** Hook messages and failures (default: stderr, as `[INFO] …` / `[WARNING] …`). */
+  onHookFeedback?: (feedback: HookFeedback) => void;
+  /** A recorded session to continue (`--resume`); `sessionId` must be its id. */
+  resume?: SessionSummary;
+  /** Session log problems: a skipped torn record, a failed write (default: stderr `[WARNING] …`). */
+  onSessionWarning?: (message: string) => void;
 }
 
 export interface CliSession {
   session: Session;
   model: string;
   generator: BuiltGenerator;
+  /** The session's tools (the UI lists them and shows their display names). */
+  tools: ToolRegistry;
+  /** Writes the session log (`~/.kodo/sessions/<project>/`). */
+  recorder: SessionRecorder;
+  /** The recorded session this one continues, when resuming (its messages, for replaying). */
+  resumed?: LoadedSession;
 }
 
 /**
@@ -41,7 +79,7 @@ export interface CliSession {
  */
 export async function createCliSession(setup: CliSessionSetup): Promise<CliSession> {
   const { args, settings, env, cwd, sessionId } = setup;
-  const model = args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? settings.model?.name ?? DEFAULT_MODEL;
+  const requested = args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? settings.model?.name ?? DEFAULT_MODEL;
   const generator = await buildGenerator({
     fakeResponses: args.fakeResponses,
     fakeResponsesStrict: args.fakeResponsesStrict,
@@ -49,26 +87,188 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     debug: args.debug,
     sessionId,
     env,
+    model: requested,
+    providers: settings.providers,
   });
+  // `provider:model` with the provider's default filled in; the router reads it on every request.
+  const model = generator.model;
   const tempDir = projectTempDir(cwd, env);
+  const memory = new ProjectMemory({
+    fileNames: contextFileNames(settings),
+    globalDirs: [kodoHome(env), geminiHome(env)],
+    workspaceRoots: [cwd],
+    boundaryMarkers: settings.context?.memoryBoundaryMarkers ?? ['.git'],
+    includeProjectFiles: true,
+  });
+  await memory.load();
+  const tools = new ToolRegistry(lazyBuiltinTools());
+  const policy = await loadPolicyEngine({
+    cwd,
+    env,
+    ...(args.policyPaths ? { policyPaths: args.policyPaths } : {}),
+    ...(args.adminPolicyPaths ? { adminPolicyPaths: args.adminPolicyPaths } : {}),
+    toolSettings: settings.tools ?? {},
+    plansDir: join(tempDir, sessionId, 'plans'),
+    onFeedback: setup.onPolicyFeedback ?? ((message) => process.stderr.write(`${message}\n`)),
+  });
+  const log = await sessionLog(setup, tempDir);
+  const telemetry = await telemetryFor(settings, env, {
+    sessionId,
+    interactive: setup.confirm !== undefined,
+  });
   const session = new Session({
+    ...(telemetry ? { telemetry } : {}),
     sessionId,
     generator: generator.generator,
     model,
-    tools: new ToolRegistry(lazyBuiltinTools()),
+    tools,
     toolContext: {
       workspace: new Workspace({ roots: [cwd], tempDir }),
       env: sanitizeEnv(env),
       shellInactivityTimeoutMs: SHELL_INACTIVITY_TIMEOUT_MS,
       memoryFilePath: join(kodoHome(env), 'KODO.md'),
     },
+    memory,
     approvalMode: resolveApprovalMode(args, settings),
+    policy,
     maxSessionTurns: settings.model?.maxSessionTurns ?? -1,
-    retry: retryOverrides(env),
+    loopDetection: loopDetectionOptions(settings),
+    ...compressionThreshold(settings),
+    ...(typeof settings.model?.fallback === 'string' ? { fallbackModel: settings.model.fallback } : {}),
+    ...(typeof settings.model?.maxTurnsPerPrompt === 'number'
+      ? { maxTurnsPerPrompt: settings.model.maxTurnsPerPrompt }
+      : {}),
+    retry: retryOverrides(env, settings),
     outputLimit: { thresholdChars: outputThreshold(settings), spillDir: tempDir },
     ...(setup.confirm ? { confirm: setup.confirm } : {}),
+    ...hookOption(setup, { plansDir: join(tempDir, sessionId, 'plans'), transcript: log.recorder }),
+    recorder: log.recorder,
+    ...(log.resumed
+      ? {
+          history: log.resumed.history,
+          restored: {
+            ...(log.resumed.stats ? { stats: log.resumed.stats } : {}),
+            ...(log.resumed.todos ? { todos: log.resumed.todos } : {}),
+          },
+        }
+      : {}),
   });
-  return { session, model, generator };
+  return {
+    session,
+    model,
+    generator,
+    tools,
+    recorder: log.recorder,
+    ...(log.resumed ? { resumed: log.resumed } : {}),
+  };
+}
+
+/**
+ * The session log: a new file (created with the first record), or the resumed session's file,
+ * loaded with old bulky tool outputs masked to the project temp dir so memory stays bounded.
+ */
+async function sessionLog(
+  setup: CliSessionSetup,
+  tempDir: string,
+): Promise<{ recorder: SessionRecorder; resumed?: LoadedSession }> {
+  const warn =
+    setup.onSessionWarning ?? ((message: string) => process.stderr.write(`[WARNING] ${message}\n`));
+  const store = new SessionStore({ projectRoot: setup.cwd, env: setup.env });
+  if (!setup.resume) return { recorder: store.newRecorder({ sessionId: setup.sessionId, onError: warn }) };
+  const { loaded, recorder } = await store.resume(setup.resume, { spillDir: tempDir, onError: warn });
+  for (const warning of loaded.warnings) warn(warning);
+  return { recorder, resumed: loaded };
+}
+
+/** The session's hooks from settings; none (no hook code on the path) when none are configured. */
+function hookOption(
+  setup: CliSessionSetup,
+  paths: { plansDir: string; transcript: { readonly file: string } },
+): { hooks?: HookSystem } {
+  const { settings } = setup;
+  const sources: HookSettingsSource[] = setup.settingsScopes
+    ? setup.settingsScopes.map(({ scope, settings: own }) => ({
+        scope,
+        hooks: own.hooks,
+        hooksConfig: own.hooksConfig,
+      }))
+    : [{ scope: 'user', hooks: settings.hooks, hooksConfig: settings.hooksConfig }];
+  const config = hookConfigFromSources(sources, { allowProjectHooks: setup.allowProjectHooks ?? true });
+  const onFeedback =
+    setup.onHookFeedback ??
+    ((feedback: HookFeedback) =>
+      process.stderr.write(`[${feedback.severity === 'info' ? 'INFO' : 'WARNING'}] ${feedback.message}\n`));
+  if (config.registrations.length === 0) {
+    for (const message of config.problems) onFeedback({ severity: 'warning', message });
+    return {};
+  }
+  const hooks = new HookSystem({
+    config,
+    cwd: setup.cwd,
+    sessionId: setup.sessionId,
+    env: setup.env,
+    plansDir: paths.plansDir,
+    // The session log (created with its first record), for hooks that read the conversation.
+    transcriptPath: () => paths.transcript.file,
+    onFeedback,
+  });
+  return { hooks };
+}
+
+function loopDetectionOptions(settings: Settings): LoopDetectionOptions {
+  const tuned = settings.model?.loopDetection ?? {};
+  const positive = (value: unknown, fallback: number) =>
+    typeof value === 'number' && Number.isInteger(value) && value > 1 ? value : fallback;
+  return {
+    ...DEFAULT_LOOP_DETECTION,
+    enabled: settings.model?.disableLoopDetection !== true,
+    toolCallRepeats: positive(tuned.toolCallRepeats, DEFAULT_LOOP_DETECTION.toolCallRepeats),
+    contentRepeats: positive(tuned.contentRepeats, DEFAULT_LOOP_DETECTION.contentRepeats),
+    exemptTools: [...DEFAULT_LOOP_DETECTION.exemptTools, ...(tuned.exemptTools ?? [])],
+  };
+}
+
+function compressionThreshold(settings: Settings): { compressionThreshold?: number } {
+  const value = settings.model?.compressionThreshold;
+  return typeof value === 'number' && value > 0 && value <= 1 ? { compressionThreshold: value } : {};
+}
+
+/** `context.fileName` names come first; kodo's defaults stay in the list. */
+function contextFileNames(settings: Settings): string[] {
+  const configured = settings.context?.fileName;
+  const extra = typeof configured === 'string' ? [configured] : Array.isArray(configured) ? configured : [];
+  return [
+    ...new Set([
+      ...extra.filter((name) => typeof name === 'string' && name !== ''),
+      ...DEFAULT_CONTEXT_FILE_NAMES,
+    ]),
+  ];
+}
+
+/**
+ * Telemetry, when `telemetry.enabled` (or `KODO_TELEMETRY_ENABLED=true`); the OpenTelemetry SDK
+ * is imported only then. A file target (`telemetry.outfile`) wins over OTLP.
+ */
+async function telemetryFor(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  session: { sessionId: string; interactive: boolean },
+): Promise<Telemetry | undefined> {
+  const config = settings.telemetry ?? {};
+  const enabled =
+    env.KODO_TELEMETRY_ENABLED !== undefined
+      ? env.KODO_TELEMETRY_ENABLED === 'true'
+      : config.enabled === true;
+  if (!enabled) return undefined;
+  const outfile = env.KODO_TELEMETRY_OUTFILE ?? config.outfile;
+  const otlpEndpoint =
+    env.KODO_TELEMETRY_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? config.otlpEndpoint;
+  return createTelemetry({
+    ...session,
+    logPrompts: config.logPrompts === true,
+    ...(outfile ? { outfile } : {}),
+    ...(otlpEndpoint ? { otlpEndpoint } : {}),
+  });
 }
 
 function outputThreshold(settings: Settings): number {
@@ -85,9 +285,19 @@ function resolveApprovalMode(args: CliArgs, settings: Settings): ApprovalMode {
   return 'default';
 }
 
-/** `KODO_RETRY_BASE_MS` scales retry delays (tests and impatient gateways); unset = defaults. */
-function retryOverrides(env: NodeJS.ProcessEnv): Partial<RetryPolicy> {
+/**
+ * `general.maxAttempts` (1–10) bounds request retries; `KODO_RETRY_BASE_MS` scales the delays
+ * (tests and impatient gateways). Unset = defaults.
+ */
+function retryOverrides(env: NodeJS.ProcessEnv, settings: Settings): Partial<RetryPolicy> {
+  const overrides: Partial<RetryPolicy> = {};
+  const attempts = settings.general?.maxAttempts;
+  if (typeof attempts === 'number' && Number.isInteger(attempts) && attempts >= 1) {
+    overrides.maxAttempts = Math.min(attempts, 10);
+  }
   const base = Number(env.KODO_RETRY_BASE_MS);
-  if (!Number.isFinite(base) || base < 0 || env.KODO_RETRY_BASE_MS === undefined) return {};
-  return { initialDelayMs: base * 5, maxDelayMs: base * 30, streamInitialDelayMs: base };
+  if (env.KODO_RETRY_BASE_MS !== undefined && Number.isFinite(base) && base >= 0) {
+    Object.assign(overrides, { initialDelayMs: base * 5, maxDelayMs: base * 30, streamInitialDelayMs: base });
+  }
+  return overrides;
 }

@@ -15,7 +15,34 @@ export { DEFAULT_RETRY_POLICY, isRetryableError, type RetryPolicy } from './agen
 export { Turn, type TurnOutcome } from './agent/turn';
 export { geminiHome, kodoHome } from './config/paths';
 export { projectId, projectTempDir } from './config/project';
-export { type LoadedSettings, loadSettings, type Settings, SettingsError } from './config/settings';
+export {
+  type LoadedSettings,
+  loadSettings,
+  type Settings,
+  SettingsError,
+  type SettingsScope,
+} from './config/settings';
+export { ChatCompressor, type CompressionResult } from './context/compression';
+export { DEFAULT_CONTEXT_FILE_NAMES, findProjectRoot, ProjectMemory } from './context/memory-files';
+export {
+  type HookConfig,
+  type HookSettingsSource,
+  hookConfigFromSources,
+  hookLabel,
+  isHookDisabled,
+} from './hooks/config';
+export { HookSystem, type HookSystemOptions } from './hooks/hook-system';
+export {
+  HOOK_EVENTS,
+  type HookEventName,
+  type HookFeedback,
+  type HookRegistration,
+  type HooksConfigSettings,
+  type HooksSettings,
+  hookContextBlock,
+  type SessionEndReason,
+  type SessionStartSource,
+} from './hooks/types';
 export type { ContentGenerator, GeneratorMethod } from './llm/content-generator';
 export {
   ApiError,
@@ -26,18 +53,93 @@ export {
 } from './llm/errors';
 export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
 export { LoggingContentGenerator } from './llm/logging';
+export {
+  contextWindowOf,
+  costOf,
+  MODEL_TABLE,
+  type ModelInfo,
+  type ModelPrice,
+  modelInfo,
+  type TokenCounts,
+} from './llm/models';
 export { createGeminiGenerator, type GeminiTransport } from './llm/providers/gemini-factory';
+export {
+  BUILTIN_PROVIDERS,
+  defaultProviderRegistry,
+  missingKeyMessage,
+  ProviderConfigError,
+  type ProviderConnection,
+  type ProviderProfileSettings,
+  ProviderRegistry,
+  ProviderResolver,
+  type ProviderType,
+  type ResolvedModel,
+} from './llm/providers/registry';
+export { ProviderRouter } from './llm/providers/router';
 export { RecordingContentGenerator } from './llm/recording';
 export * from './llm/types';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
+export {
+  type CheckpointInfo,
+  CheckpointStore,
+  type CheckpointToolCall,
+  checkpointHistoryDir,
+  type FilesRestoreResult,
+} from './safety/checkpoints';
+export type {
+  PromptSummary,
+  RestoreOptions,
+  RestoreResult,
+  RewindMode,
+  RewindResult,
+  SessionCheckpoints,
+} from './safety/checkpoints/session-checkpoints';
+export { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from './safety/loop-detection';
+export {
+  BWRAP_MISSING_MESSAGE,
+  type CommandSandbox,
+  createSandbox,
+  resolveSandboxChoice,
+  type SandboxChoice,
+  SandboxError,
+  type SandboxSetup,
+  type SandboxStatus,
+} from './safety/sandbox/index';
+export {
+  checkFolderTrust,
+  type FolderTrust,
+  TRUST_LEVELS,
+  TrustFileError,
+  type TrustLevel,
+  type TrustRule,
+  type TrustSource,
+  TrustStore,
+  trustFilePath,
+  UNTRUSTED_ENV_ALLOWLIST,
+  UNTRUSTED_HEADLESS_MESSAGE,
+} from './safety/trust';
 export { ApprovalModePolicy } from './scheduler/policy/approval-mode-policy';
+export { PolicyEngine, type PolicyEngineOptions } from './scheduler/policy/engine';
 export {
   APPROVAL_MODES,
   type ApprovalMode,
   type PolicyChecker,
+  type PolicyCheckInput,
+  type PolicyCheckResult,
+  type PolicyContext,
   type PolicyDecision,
+  type PolicyToolInfo,
 } from './scheduler/policy/policy';
+export type { PolicyRule, PolicyTier } from './scheduler/policy/rule';
+export {
+  autoSavedPolicyPath,
+  loadPolicyEngine,
+  type PolicySetup,
+  type PolicyToolSettings,
+  settingsRules,
+  userPolicyDir,
+} from './scheduler/policy/sources';
 export type { ConfirmationResponse } from './scheduler/scheduler';
 export {
   type CompletedToolCall,
@@ -46,8 +148,16 @@ export {
   type ConfirmHandler,
   Scheduler,
 } from './scheduler/scheduler';
+export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
+export { repairHistory } from './session/history-repair';
+export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';
+export { type MessageRecord, SESSION_ID_PATTERN, type SessionMetadata } from './session/records';
+export type { LoadedSession, LoadSessionOptions } from './session/resume';
 export { Session, type SessionOptions, type SessionResult, type SessionStatus } from './session/session';
+export { formatSessionList, relativeTime, type SessionSummary, sessionsDir } from './session/session-files';
 export { SessionStats, type SessionStatsSnapshot } from './session/stats';
+export { InvalidSessionError, SessionStore } from './session/store';
+export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/lazy';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CLI_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli');
+// `KODO_CLI_DIR` lets bundled callers (the benchmarks) point at the package; from source the
+// path follows this file.
+const CLI_DIR = process.env.KODO_CLI_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cli');
 /** The `kodo` command as npm links it: a stub that loads the built bundle. */
 export const KODO_BIN = join(CLI_DIR, 'bin', 'kodo.cjs');
 const KODO_BUNDLE = join(CLI_DIR, 'dist', 'kodo.cjs');

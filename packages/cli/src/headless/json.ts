@@ -44,12 +44,14 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
           error = { type: 'INVALID_STREAM', message: event.message };
           break;
         case 'loop_detected':
-          warnings.push('Loop detected, stopping execution');
+          if (event.action === 'stop') warnings.push('Loop detected, stopping execution');
           break;
         case 'max_session_turns':
           warnings.push('Maximum session turns exceeded');
           break;
         case 'agent_execution_blocked':
+          // After an AfterAgent rejection the model answers again: only that answer counts.
+          newRoundTrip = true;
           warnings.push(`Agent execution blocked: ${event.reason}`);
           break;
         case 'agent_execution_stopped':

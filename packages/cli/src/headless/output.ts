@@ -19,6 +19,8 @@ export function exitCodeFor(result: SessionResult, options: { httpStatusAsExitCo
   switch (result.status) {
     case 'completed':
     case 'invalid_stream':
+    case 'loop_detected':
+    case 'context_overflow':
       return ExitCode.ok;
     case 'cancelled':
       return ExitCode.cancelled;

@@ -1,8 +1,15 @@
-import { monotonicMs, newSessionId, type Settings } from '@kodo/core/engine';
+import {
+  monotonicMs,
+  newSessionId,
+  type Session,
+  type Settings,
+  type SettingsScope,
+} from '@kodo/core/engine';
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { assembleInput } from '../input';
 import { createCliSession } from '../session-factory';
+import { resolveSessionStart } from '../sessions';
 import { createJsonOutput } from './json';
 import type { HeadlessOutput, OutputStreams } from './output';
 import { createStreamJsonOutput } from './stream-json';
@@ -11,6 +18,8 @@ import { createTextOutput } from './text';
 export interface HeadlessContext {
   args: CliArgs;
   settings: Settings;
+  /** The settings files by scope, for hooks (see createCliSession). */
+  settingsScopes?: SettingsScope[];
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** The piped input, if any (see readPipedStdin). */
@@ -23,7 +32,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   const { args, settings, env, streams } = context;
   const format: OutputFormat = args.outputFormat ?? asOutputFormat(settings.output?.format) ?? 'text';
   const output = createOutput(format, streams);
-  const sessionId = newSessionId();
+  let sessionId = newSessionId();
+  const warn = (message: string) => streams.stderr.write(`[WARNING] ${message}\n`);
   const controller = new AbortController();
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(ExitCode.cancelled);
@@ -31,33 +41,45 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  let session: Session | undefined;
   try {
+    // `--resume`/`--session-id` problems are input errors (42), found before anything runs.
+    const start = resolveSessionStart(args, { cwd: context.cwd, env, onWarning: warn });
+    sessionId = start.sessionId;
     const stdinText = await context.readStdin((warning) =>
       streams.stderr.write(`${warning}
 `),
     );
     const input = assembleInput(stdinText, args.prompt ?? args.query);
-    const {
-      session,
-      model,
-      generator: built,
-    } = await createCliSession({
+    const created = await createCliSession({
       args,
       settings,
+      ...(context.settingsScopes ? { settingsScopes: context.settingsScopes } : {}),
       cwd: context.cwd,
       env,
       sessionId,
+      ...(start.resume ? { resume: start.resume } : {}),
+      onSessionWarning: warn,
     });
+    session = created.session;
+    const { model, generator: built } = created;
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     const started = monotonicMs();
     output.start({ sessionId, model, input });
-    const stream = session.sendMessage(input, controller.signal);
+    // SessionStart's added context goes before the prompt (reference §9.1, non-interactive).
+    const { context: hookContext } = await session.start(
+      start.resume ? 'resume' : 'startup',
+      controller.signal,
+    );
+    const prompt = hookContext ? `${hookContext}\n\n${input}` : input;
+    const stream = session.sendMessage(prompt, controller.signal);
     let next = await stream.next();
     while (!next.done) {
       output.event(next.value);
       next = await stream.next();
     }
     await built.flush();
+    await session.dispose();
     return output.finish({ result: next.value, stats: session.stats, durationMs: monotonicMs() - started });
   } catch (error) {
     const fatal =
@@ -69,6 +91,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
           );
     return output.fatal(fatal, sessionId);
   } finally {
+    // After the result is out: SessionEnd hooks (and advisory ones still running) may finish.
+    await session?.end('exit');
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

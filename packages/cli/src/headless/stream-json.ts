@@ -48,7 +48,8 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
           break;
         }
         case 'loop_detected':
-          emit('error', { severity: 'warning', message: 'Loop detected, stopping execution' });
+          if (event.action === 'stop')
+            emit('error', { severity: 'warning', message: 'Loop detected, stopping execution' });
           break;
         case 'max_session_turns':
           emit('error', { severity: 'error', message: 'Maximum session turns exceeded' });

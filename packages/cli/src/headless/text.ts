@@ -2,6 +2,7 @@ import type { AgentEvent } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
 import { stripAnsi } from './ansi';
 import { exitCodeFor, type HeadlessOutput, MAX_TURNS_MESSAGE, type OutputStreams } from './output';
+import { RetryDedup } from './retry-dedup';
 
 /**
  * `-o text`: only the model's answer on stdout, streamed as it arrives and stripped of escape
@@ -18,15 +19,22 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
     if (!atLineStart) writeOut('\n');
   };
   const errorLine = (line: string) => streams.stderr.write(`${line}\n`);
+  const answer = new RetryDedup(writeOut, () =>
+    errorLine('[WARNING] The retried answer differs from the partial answer printed above.'),
+  );
 
   return {
     start() {},
     event(event: AgentEvent) {
       switch (event.type) {
         case 'content':
-          writeOut(stripAnsi(event.text));
+          answer.content(stripAnsi(event.text));
+          break;
+        case 'finished':
+          answer.endTurn();
           break;
         case 'tool_call_request':
+          answer.endTurn();
           ensureNewline();
           break;
         case 'tool_call_response':
@@ -35,6 +43,7 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
           }
           break;
         case 'retry':
+          answer.retry();
           errorLine(
             `[WARNING] ${event.reason} Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10} s…`,
           );
@@ -47,14 +56,42 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
           ensureNewline();
           errorLine(`[ERROR] ${event.message}`);
           break;
+        case 'loop_detected':
+          // Nothing on stdout; a note on stderr so a person reading the log knows why it stopped.
+          ensureNewline();
+          errorLine(
+            event.action === 'stop'
+              ? `[WARNING] Loop detected, stopping execution: ${event.detail}`
+              : `[WARNING] Potential loop detected (${event.detail}); asking the model to rethink.`,
+          );
+          break;
+        case 'model_info':
+          if (event.reason) errorLine(`[WARNING] ${event.reason}`);
+          break;
+        case 'context_window_will_overflow':
+          ensureNewline();
+          errorLine(
+            `[WARNING] Sending this message (${event.estimatedTokens} tokens) might exceed the context window limit (${event.remainingTokens} tokens left). It was not sent.`,
+          );
+          break;
+        case 'chat_compressed':
+          if (event.status === 'compressed') {
+            errorLine(
+              `[INFO] Chat history compressed from ${event.originalTokens} to ${event.newTokens} tokens.`,
+            );
+          }
+          break;
         case 'max_session_turns':
           ensureNewline();
           errorLine(MAX_TURNS_MESSAGE);
           break;
         case 'agent_execution_stopped':
+          ensureNewline();
           errorLine(`Agent execution stopped: ${event.reason}`);
           break;
         case 'agent_execution_blocked':
+          // An AfterAgent hook may have rejected an answer: the next one starts on its own line.
+          ensureNewline();
           errorLine(`[WARNING] Agent execution blocked: ${event.reason}`);
           break;
         case 'user_cancelled':

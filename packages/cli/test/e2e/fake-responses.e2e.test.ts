@@ -139,9 +139,8 @@ describe('kodo with --fake-responses', () => {
     const run = await kodo(['-p', 'x', '--fake-responses', fixture('needs-approval.jsonl')]);
     expect(run.code).toBe(0);
     expect(existsSync(join(workspace, 'blocked.txt'))).toBe(false);
-    expect(run.stderr).toContain(
-      'requires user confirmation, which is not supported in non-interactive mode.',
-    );
+    // Headless default mode does not offer write_file at all (its calls could only be denied).
+    expect(run.stderr).toContain('Tool "write_file" not found.');
   });
 
   it('stops with exit 53 at model.maxSessionTurns', async () => {

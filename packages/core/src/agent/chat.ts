@@ -15,17 +15,21 @@ import { backoffDelayMs, sleep as defaultSleep, isRetryableError, type RetryPoli
 
 /** Receives one record per model request attempt (session stats). */
 export interface ApiCallObserver {
-  onApiResponse(info: { model: string; durationMs: number; usage: UsageMetadata | undefined }): void;
-  onApiError(info: { model: string; durationMs: number; errorType: string }): void;
+  onApiResponse(info: { model: string; durationMs: number; usage: UsageMetadata | undefined; promptId?: string }): void;
+  onApiError(info: { model: string; durationMs: number; errorType: string; promptId?: string }): void;
 }
 
 export type ChatStreamEvent =
   | { type: 'chunk'; response: GenerateResponse }
   /** The attempt failed and another starts: consumers drop the attempt's partial output. */
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string };
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** Persistent quota or overload errors: the chat now uses the fallback model. */
+  | { type: 'model_switched'; from: string; to: string; reason: string };
 
 export interface SendOptions {
   signal: AbortSignal;
+  /** For observers (telemetry); not sent to the model. */
+  promptId?: string;
   systemInstruction?: string;
   tools?: FunctionDeclaration[];
   config?: GenerationConfig;
@@ -37,6 +41,8 @@ export interface ChatOptions {
   retry: RetryPolicy;
   observer?: ApiCallObserver;
   history?: Content[];
+  /** Model to switch to when quota or capacity errors persist after the retries (`model.fallback`). */
+  fallbackModel?: string;
   /** Injected for tests; waits `ms` or rejects on abort. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -60,13 +66,19 @@ const RETRY_NUDGES: Partial<Record<InvalidStreamType, string>> = {
  */
 export class Chat {
   private history: Content[];
+  /** Bumped by every `setHistory`, so observers can tell a rewrite from appended turns. */
+  private rewriteCount = 0;
   private model: string;
+  /** `promptTokenCount` of the last response: how much of the window the history uses. */
+  lastPromptTokens: number | undefined;
   private readonly generator: ContentGenerator;
   private readonly retry: RetryPolicy;
   private readonly observer: ApiCallObserver | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly fallbackModel: string | undefined;
 
   constructor(options: ChatOptions) {
+    this.fallbackModel = options.fallbackModel;
     this.generator = options.generator;
     this.model = options.model;
     this.retry = options.retry;
@@ -95,6 +107,20 @@ export class Chat {
 
   setHistory(history: Content[]): void {
     this.history = structuredClone(history);
+    this.rewriteCount += 1;
+  }
+
+  /** How many times the history was replaced (compression, masking, clearing, checkpoints). */
+  get rewrites(): number {
+    return this.rewriteCount;
+  }
+
+  /**
+   * The history itself, not a copy, for observers that only read it between turns (the session
+   * recorder): copying a long history at every turn is what they must avoid.
+   */
+  liveHistory(): readonly Content[] {
+    return this.history;
   }
 
   /** Adds a user turn without sending it (e.g. the responses of cancelled tool calls). */
@@ -122,8 +148,8 @@ export class Chat {
       };
       const collected: GenerateResponse[] = [];
       try {
-        for await (const response of this.openStream(request, options.signal)) {
-          if (response.type === 'retry') {
+        for await (const response of this.openStream(request, options.signal, options.promptId)) {
+          if (response.type !== 'chunk') {
             yield response;
             continue;
           }
@@ -132,13 +158,19 @@ export class Chat {
         }
         const problem = classifyStream(collected, { isFunctionResponse });
         if (!problem) {
-          this.history.push({ role: 'model', parts: consolidateParts(collectParts(collected)) });
+          // A valid empty answer (after tool results the model may have nothing to add) adds no
+          // turn: the next user turn then merges with the last one and roles keep alternating.
+          const parts = consolidateParts(collectParts(collected));
+          if (parts.length > 0) this.history.push({ role: 'model', parts });
           return;
         }
         throw new InvalidStreamError(problem);
       } catch (error) {
         if (isAbortError(error) || options.signal.aborted) throw error;
-        const retryable = error instanceof InvalidStreamError || isRetryableError(error);
+        // Failures before the first chunk were already retried when opening the stream; here only
+        // invalid streams and streams that broke mid-way start over.
+        const brokeMidStream = collected.length > 0 && isRetryableError(error);
+        const retryable = error instanceof InvalidStreamError || brokeMidStream;
         if (!retryable || attempt >= this.retry.streamMaxAttempts) throw error;
         const delayMs = this.retry.streamInitialDelayMs * 2 ** (attempt - 1);
         yield { type: 'retry', attempt: attempt + 1, delayMs, reason: describeError(error) };
@@ -151,11 +183,19 @@ export class Chat {
     }
   }
 
+  private canFallBack(model: string, error: unknown): boolean {
+    return this.fallbackModel !== undefined && this.fallbackModel !== model && isCapacityError(error);
+  }
+
   /**
    * Opens the stream, retrying failures that happen before the first chunk; later failures are
    * thrown to `sendMessageStream`, which restarts the whole attempt.
    */
-  private async *openStream(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+  private async *openStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+    promptId?: string,
+  ): AsyncGenerator<ChatStreamEvent> {
     for (let attempt = 1; ; attempt += 1) {
       const started = monotonicMs();
       let lastUsage: UsageMetadata | undefined;
@@ -166,7 +206,9 @@ export class Chat {
           if (chunk.usageMetadata) lastUsage = chunk.usageMetadata;
           yield { type: 'chunk', response: chunk };
         }
+        if (lastUsage?.promptTokenCount !== undefined) this.lastPromptTokens = lastUsage.promptTokenCount;
         this.observer?.onApiResponse({
+          ...(promptId ? { promptId } : {}),
           model: request.model,
           durationMs: monotonicMs() - started,
           usage: lastUsage,
@@ -175,19 +217,38 @@ export class Chat {
       } catch (error) {
         if (!isAbortError(error)) {
           this.observer?.onApiError({
+            ...(promptId ? { promptId } : {}),
             model: request.model,
             durationMs: monotonicMs() - started,
             errorType: errorTypeName(error),
           });
         }
         if (receivedAny || isAbortError(error) || signal.aborted) throw error;
-        if (!isRetryableError(error) || attempt >= this.retry.maxAttempts) throw error;
+        const exhausted = !isRetryableError(error) || attempt >= this.retry.maxAttempts;
+        if (exhausted && this.canFallBack(request.model, error)) {
+          // Quota or capacity trouble that retries did not cure: go on with the fallback model.
+          const from = request.model;
+          this.model = this.fallbackModel!;
+          request.model = this.model;
+          attempt = 0;
+          yield { type: 'model_switched', from, to: this.model, reason: describeError(error) };
+          continue;
+        }
+        if (exhausted) throw error;
         const delayMs = backoffDelayMs(this.retry, attempt, error);
         yield { type: 'retry', attempt: attempt + 1, delayMs, reason: describeError(error) };
         await this.sleep(delayMs, signal);
       }
     }
   }
+}
+
+/** 429, 503 or an "overloaded"/quota message: the kinds of failure another model may not have. */
+function isCapacityError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (status === 429 || status === 503) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /overloaded|quota|resource.?exhausted|capacity/i.test(message);
 }
 
 const ZERO_WIDTH = /[\u200B-\u200D\uFEFF]/g;
@@ -216,6 +277,8 @@ export function classifyStream(
 
   if (finishReason === 'MALFORMED_FUNCTION_CALL') return 'MALFORMED_FUNCTION_CALL';
   if (finishReason === 'UNEXPECTED_TOOL_CALL') return 'UNEXPECTED_TOOL_CALL';
+  // A stream with nothing in it at all is broken, whatever the request was.
+  if (!finishReason && parts.length === 0) return 'NO_FINISH_REASON';
   if (!finishReason) return options.isFunctionResponse ? undefined : 'NO_FINISH_REASON';
   if (text !== '') return undefined;
   switch (finishReason) {

@@ -39,7 +39,15 @@ export interface ToolCallResponseInfo {
   durationMs: number;
 }
 
-export type CompressionStatus = 'compressed' | 'failed_inflated' | 'content_truncated' | 'noop';
+export type CompressionStatus =
+  | 'compressed'
+  /** The summary made the history bigger; nothing changed. */
+  | 'failed_inflated'
+  | 'failed_empty_summary'
+  /** Only old tool outputs were shortened (no summary call). */
+  | 'content_truncated'
+  /** Nothing to compress. */
+  | 'noop';
 
 export type AgentEvent =
   | { type: 'content'; text: string }
@@ -51,14 +59,16 @@ export type AgentEvent =
   | { type: 'tool_progress'; callId: string; output: string }
   | { type: 'tool_call_response'; response: ToolCallResponseInfo }
   | { type: 'finished'; reason: FinishReason | undefined; usage?: UsageMetadata }
-  | { type: 'model_info'; model: string }
+  /** The model in use; `reason` is set when kodo switched to a fallback model mid-session. */
+  | { type: 'model_info'; model: string; reason?: string }
   /** A stream is being retried: front ends drop the partial output of the attempt. */
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   | { type: 'error'; message: string; status?: number; exitCode?: number }
   | { type: 'invalid_stream'; invalidType: InvalidStreamType; message: string }
   | { type: 'user_cancelled' }
   | { type: 'max_session_turns'; limit: number }
-  | { type: 'loop_detected'; detail: string }
+  /** `nudge`: the model is asked to rethink and the prompt goes on; `stop`: the prompt ends. */
+  | { type: 'loop_detected'; detail: string; action: 'nudge' | 'stop' }
   | { type: 'chat_compressed'; status: CompressionStatus; originalTokens: number; newTokens: number }
   | { type: 'context_window_will_overflow'; estimatedTokens: number; remainingTokens: number }
   | { type: 'agent_execution_stopped'; reason: string }

@@ -12,7 +12,18 @@ export class CallIdGenerator {
   }
 }
 
-export type TurnOutcome = 'completed' | 'error' | 'cancelled' | 'invalid_stream' | 'max_session_turns';
+export type TurnOutcome =
+  | 'completed'
+  | 'error'
+  | 'cancelled'
+  | 'invalid_stream'
+  | 'max_session_turns'
+  /** A loop was seen for the first time in this prompt: the Session nudges the model. */
+  | 'loop_nudge'
+  /** A loop was seen again: the prompt stops. */
+  | 'loop_detected'
+  /** The request would not fit the context window; it was not sent. */
+  | 'context_overflow';
 
 /**
  * One model call turned into typed AgentEvents. Collects the function calls the model asked for
@@ -23,6 +34,8 @@ export class Turn {
   finishReason: FinishReason | undefined;
   usage: UsageMetadata | undefined;
   outcome: TurnOutcome = 'completed';
+  /** What the loop detector saw, when the outcome is a loop. */
+  loopDetail: string | undefined;
   /** Answer text of this turn (no thoughts), reset when a stream is retried. */
   text = '';
 
@@ -38,6 +51,14 @@ export class Turn {
           this.outcome = 'cancelled';
           yield { type: 'user_cancelled' };
           return;
+        }
+        if (event.type === 'model_switched') {
+          yield {
+            type: 'model_info',
+            model: event.to,
+            reason: `Switched from ${event.from} to ${event.to} after repeated errors: ${event.reason}`,
+          };
+          continue;
         }
         if (event.type === 'retry') {
           this.pendingToolCalls.length = 0;

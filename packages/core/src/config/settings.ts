@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { HooksConfigSettings, HooksSettings } from '../hooks/types';
 import { geminiHome, kodoHome } from './paths';
 
 /**
@@ -7,16 +8,63 @@ import { geminiHome, kodoHome } from './paths';
  * written for Gemini CLI (or a newer kodo) must not stop kodo from starting.
  */
 export interface Settings {
-  model?: { name?: string; maxSessionTurns?: number };
-  general?: { defaultApprovalMode?: string };
+  model?: {
+    name?: string;
+    maxSessionTurns?: number;
+    disableLoopDetection?: boolean;
+    compressionThreshold?: number;
+    fallback?: string;
+    maxTurnsPerPrompt?: number;
+    loopDetection?: { toolCallRepeats?: number; contentRepeats?: number; exemptTools?: string[] };
+  };
+  general?: {
+    defaultApprovalMode?: string;
+    maxAttempts?: number;
+    /** Snapshots before file-changing tool calls (`/restore`, `/rewind`); `shell` adds shell commands. */
+    checkpointing?: { enabled?: boolean; shell?: boolean };
+  };
+  security?: {
+    /** Read from the user's settings only: a folder cannot vouch for itself. */
+    folderTrust?: { enabled?: boolean; untrustedHeadless?: string };
+  };
   output?: { format?: string };
-  tools?: { truncateToolOutputThreshold?: number };
+  telemetry?: { enabled?: boolean; target?: string; outfile?: string; otlpEndpoint?: string; logPrompts?: boolean };
+  context?: { fileName?: string | string[]; memoryBoundaryMarkers?: string[] };
+  tools?: {
+    truncateToolOutputThreshold?: number;
+    /** Tools to refuse (`run_shell_command(rm)` refuses that command prefix). */
+    exclude?: string[];
+    /** Tools to run without asking (`run_shell_command(git)` allows that command prefix). */
+    allowed?: string[];
+    /** The only tools available; every other tool is refused (outside plan mode). */
+    core?: string[];
+    /** Sandbox for shell commands: boolean, `bwrap`/`sandbox-exec`, or an object (safety/sandbox/config.ts). */
+    sandbox?: unknown;
+  };
+  /** Model provider profiles, used as `-m <name>:<model>` (see llm/providers/registry.ts). */
+  providers?: Record<string, { type?: string; baseUrl?: string; apiKeyEnv?: string; models?: string[] }>;
+  /** Hook definitions per event; the arrays of the user and project scopes are concatenated. */
+  hooks?: HooksSettings;
+  /** `disabled` is the union of the scopes' lists. */
+  hooksConfig?: HooksConfigSettings;
+}
+
+/** One settings file that was read, with the scope it belongs to. */
+export interface SettingsScope {
+  scope: 'user' | 'project';
+  path: string;
+  settings: Settings;
 }
 
 export interface LoadedSettings {
   merged: Settings;
   /** Files that were read, in precedence order (later wins). */
   sources: string[];
+  /**
+   * The same files with their contents, for what must know a setting's scope (project hooks).
+   * Always set by loadSettings; optional for settings built by hand (tests).
+   */
+  scopes?: SettingsScope[];
 }
 
 export class SettingsError extends Error {
@@ -27,24 +75,38 @@ export class SettingsError extends Error {
  * User then project settings; later wins, objects merge deeply. For each scope kodo's own file
  * is used, or Gemini CLI's `.gemini/settings.json` when kodo's is absent.
  */
-export function loadSettings(options: { cwd: string; env?: NodeJS.ProcessEnv }): LoadedSettings {
+export function loadSettings(options: {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Leave out the project's files: the folder is not trusted (reference §14.1). */
+  skipProject?: boolean;
+}): LoadedSettings {
   const env = options.env ?? process.env;
   const scopes = [
-    [join(kodoHome(env), 'settings.json'), join(geminiHome(env), 'settings.json')],
-    [join(options.cwd, '.kodo', 'settings.json'), join(options.cwd, '.gemini', 'settings.json')],
-  ];
+    ['user', [join(kodoHome(env), 'settings.json'), join(geminiHome(env), 'settings.json')]],
+    ...(options.skipProject
+      ? []
+      : ([
+          [
+            'project',
+            [join(options.cwd, '.kodo', 'settings.json'), join(options.cwd, '.gemini', 'settings.json')],
+          ],
+        ] as const)),
+  ] as const;
   let merged: Record<string, unknown> = {};
   const sources: string[] = [];
-  for (const candidates of scopes) {
+  const read: SettingsScope[] = [];
+  for (const [scope, candidates] of scopes) {
     for (const path of candidates) {
       const value = readJsonFile(path);
       if (value === undefined) continue;
       merged = deepMerge(merged, value);
       sources.push(path);
+      read.push({ scope, path, settings: value as Settings });
       break;
     }
   }
-  return { merged: merged as Settings, sources };
+  return { merged: merged as Settings, sources, scopes: read };
 }
 
 function readJsonFile(path: string): Record<string, unknown> | undefined {
@@ -68,14 +130,30 @@ function readJsonFile(path: string): Record<string, unknown> | undefined {
 function deepMerge(
   base: Record<string, unknown>,
   override: Record<string, unknown>,
+  path: readonly string[] = [],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     const existing = out[key];
-    if (isPlainObject(existing) && isPlainObject(value)) out[key] = deepMerge(existing, value);
+    const at = [...path, key];
+    if (isPlainObject(existing) && isPlainObject(value)) out[key] = deepMerge(existing, value, at);
+    else if (Array.isArray(existing) && Array.isArray(value)) out[key] = mergeArrays(at, existing, value);
     else out[key] = value;
   }
   return out;
+}
+
+/**
+ * Arrays are replaced by the later scope, except (reference §14.1) the hook definitions of each
+ * event, which add up so user and project hooks both run, and `hooksConfig.disabled`, a union:
+ * a hook disabled in either scope stays off.
+ */
+function mergeArrays(path: readonly string[], base: unknown[], override: unknown[]): unknown[] {
+  if (path.length === 2 && path[0] === 'hooks') return [...base, ...override];
+  if (path.length === 2 && path[0] === 'hooksConfig' && path[1] === 'disabled') {
+    return [...new Set([...base, ...override])];
+  }
+  return override;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

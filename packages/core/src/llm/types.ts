@@ -66,8 +66,15 @@ export interface GenerateRequest {
   contents: Content[];
   systemInstruction?: string;
   tools?: FunctionDeclaration[];
+  /**
+   * Server-side tools of the provider, next to the function declarations: Gemini's Google Search
+   * and URL-context grounding. Providers without them ignore the field.
+   */
+  builtinTools?: BuiltinModelTool[];
   config?: GenerationConfig;
 }
+
+export type BuiltinModelTool = 'googleSearch' | 'urlContext';
 
 export type FinishReason =
   | 'STOP'
@@ -98,6 +105,25 @@ export interface Candidate {
   index?: number;
   citationMetadata?: { citations?: Citation[] };
   safetyRatings?: unknown[];
+  /** Sources of a grounded answer (Google Search / URL context). */
+  groundingMetadata?: GroundingMetadata;
+}
+
+/** A web source of a grounded answer. */
+export interface GroundingChunk {
+  web?: { uri?: string; title?: string };
+}
+
+/** Which part of the answer (UTF-8 byte offsets into the text) rests on which chunks. */
+export interface GroundingSupport {
+  segment?: { startIndex?: number; endIndex?: number; text?: string };
+  groundingChunkIndices?: number[];
+}
+
+export interface GroundingMetadata {
+  groundingChunks?: GroundingChunk[];
+  groundingSupports?: GroundingSupport[];
+  webSearchQueries?: string[];
 }
 
 export interface UsageMetadata {

@@ -2,7 +2,11 @@
  * kodo's system instruction. Plain text; the parts that vary (approval mode, later memory files)
  * are passed in, so the prompt is rebuilt per request without global state.
  */
-export function buildSystemPrompt(options: { approvalMode: string; interactive: boolean }): string {
+export function buildSystemPrompt(options: {
+  approvalMode: string;
+  interactive: boolean;
+  memory?: string;
+}): string {
   const sections = [
     `You are kodo, an autonomous coding agent working in the user's terminal, inside their project. You help with software engineering tasks: fixing bugs, adding features, refactoring, explaining code, and running the project's tools. You act through the tools you are given; nothing you write in a reply changes any file.`,
     `# How to work
@@ -25,5 +29,10 @@ export function buildSystemPrompt(options: { approvalMode: string; interactive: 
     `# Session
 Approval mode: ${options.approvalMode}.${options.approvalMode === 'plan' ? ' You may only read and search; propose a plan instead of changing files.' : ''}${options.interactive ? '' : ' You are running non-interactively: nobody can answer questions or approve tools during this run, so finish the task on your own.'}`,
   ];
+  if (options.memory) {
+    sections.push(
+      `# The user's global instructions and memory\nFollow these unless the project's context (given with the first request) says otherwise.\n\n${options.memory}`,
+    );
+  }
   return sections.join('\n\n');
 }

@@ -1,4 +1,14 @@
 import type { AgentEvent, ToolCallRequestInfo, ToolCallResponseInfo, ToolCallStatus } from '../agent/events';
+import {
+  appendForModel,
+  asOriginalCall,
+  hookAddition,
+  notifyApprovalNeeded,
+  runAfterToolHooks,
+  runBeforeToolHooks,
+  type ToolHooks,
+} from '../hooks/tool-hooks';
+import type { HookTailCall } from '../hooks/types';
 import { capToolOutput, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import {
@@ -9,6 +19,7 @@ import {
   type ToolError,
   type ToolInvocation,
   type ToolResult,
+  type ToolSpec,
 } from '../tools/tool';
 import { monotonicMs } from '../utils/clock';
 import { cancelledResponseParts, errorResponseParts, resultResponseParts } from './function-response';
@@ -51,6 +62,8 @@ export interface CompletedToolCall {
   response: ToolCallResponseInfo;
   decision?: ToolDecision;
   diffStat?: { linesAdded: number; linesRemoved: number };
+  /** A tool hook stopped the agent (`continue: false`): what to tell the person. */
+  hookStopMessage?: string;
 }
 
 export interface SchedulerOptions {
@@ -61,6 +74,13 @@ export interface SchedulerOptions {
   policy: PolicyChecker;
   getApprovalMode: () => ApprovalMode;
   confirm?: ConfirmHandler;
+  /** BeforeTool, AfterTool and Notification hooks. */
+  hooks?: ToolHooks;
+  /**
+   * Runs after approval, just before a call executes (checkpoints snapshot the workspace here).
+   * Must not throw; a throw is ignored and the call runs anyway.
+   */
+  beforeExecute?: (call: ToolCallRequestInfo, invocation: ToolInvocation, signal: AbortSignal) => Promise<void>;
 }
 
 interface CallState {
@@ -72,8 +92,17 @@ interface CallState {
   decision?: ToolDecision;
   /** The person edited the arguments before approving. */
   modifiedByUser?: boolean;
+  /** A BeforeTool hook rewrote the arguments. */
+  modifiedByHook?: boolean;
+  hookStopMessage?: string;
+  /** For a call an AfterTool hook asked for in place of another: the model's call, and how deep. */
+  tailOf?: ToolCallRequestInfo;
+  tailDepth?: number;
   done?: CompletedToolCall;
 }
+
+/** Tail calls requested by AfterTool hooks, one after another, for one model call. */
+const MAX_TAIL_CALLS = 5;
 
 /**
  * Runs the tool calls of one model turn: validating → awaiting_approval → scheduled → executing →
@@ -134,6 +163,11 @@ export class Scheduler {
     return waves;
   }
 
+  private isHidden(spec: ToolSpec): boolean {
+    const context = { mode: this.options.getApprovalMode(), interactive: this.options.confirm !== undefined };
+    return this.options.policy.isToolHidden?.({ name: spec.name, kind: spec.kind }, context) ?? false;
+  }
+
   private isParallelSafe(request: ToolCallRequestInfo): boolean {
     if (request.args.wait_for_previous === true) return false;
     const tool = this.options.registry.get(request.name);
@@ -143,6 +177,16 @@ export class Scheduler {
 
   private async prepare(state: CallState, signal: AbortSignal): Promise<'ok' | 'user_denied'> {
     const { request } = state;
+    const spec = this.options.registry.get(request.name);
+    if (spec && this.isHidden(spec)) {
+      // The model was never offered this tool (policy denies every call of it): answer as for
+      // an unknown tool, suggesting only tools it was offered.
+      this.finishError(state, {
+        type: 'tool_not_registered',
+        message: this.options.registry.notFoundMessage(request.name, (other) => !this.isHidden(other)),
+      });
+      return 'ok';
+    }
     let tool: Tool | undefined;
     try {
       tool = await this.options.registry.load(request.name);
@@ -165,11 +209,33 @@ export class Scheduler {
       this.finishError(state, built.error);
       return 'ok';
     }
-    state.invocation = built.invocation;
-    const policyInput = { name: tool.name, kind: tool.kind, args: built.invocation.params };
+    let invocation = built.invocation;
+    let forceAsk = false;
+    if (this.options.hooks) {
+      // BeforeTool runs before the policy, on the arguments as the model sent them.
+      const context = this.options.context;
+      const originalRequestName = state.tailOf?.name;
+      const outcome = await runBeforeToolHooks(
+        this.options.hooks,
+        { request, tool, context, ...(originalRequestName ? { originalRequestName } : {}) },
+        signal,
+      );
+      if (outcome.kind === 'error') {
+        state.hookStopMessage = outcome.stopMessage;
+        this.finishError(state, outcome.error);
+        return 'ok';
+      }
+      if (outcome.invocation) {
+        invocation = outcome.invocation;
+        state.modifiedByHook = true;
+      }
+      forceAsk = outcome.ask;
+    }
+    state.invocation = invocation;
+    const policyInput = { name: tool.name, kind: tool.kind, args: invocation.params };
     const mode = this.options.getApprovalMode();
     const interactive = this.options.confirm !== undefined;
-    const verdict = this.options.policy.check(policyInput, { mode, interactive });
+    const verdict = await this.options.policy.check(policyInput, { mode, interactive });
     if (verdict.decision === 'deny') {
       const suffix = verdict.denyMessage ? ` ${verdict.denyMessage}` : '';
       this.finishError(state, {
@@ -178,7 +244,7 @@ export class Scheduler {
       });
       return 'ok';
     }
-    if (verdict.decision === 'allow') {
+    if (verdict.decision === 'allow' && !forceAsk) {
       state.decision = 'accept';
       this.setStatus(state, 'scheduled');
       return 'ok';
@@ -193,7 +259,8 @@ export class Scheduler {
     this.setStatus(state, 'awaiting_approval');
     let response: ConfirmationResponse;
     try {
-      const details = await built.invocation.confirmationDetails(signal);
+      const details = await invocation.confirmationDetails(signal);
+      if (this.options.hooks) notifyApprovalNeeded(this.options.hooks, request, tool, details);
       state.emit({ type: 'tool_call_confirmation', call: request, details });
       response = await this.options.confirm({ call: request, details, signal });
     } catch {
@@ -216,6 +283,7 @@ export class Scheduler {
       case 'proceed_always_and_save':
         this.options.policy.allowForSession(policyInput, {
           save: response.outcome === 'proceed_always_and_save',
+          mode,
         });
         state.decision = 'auto_accept';
         break;
@@ -241,6 +309,9 @@ export class Scheduler {
   }
 
   private async execute(state: CallState, signal: AbortSignal): Promise<void> {
+    if (this.options.beforeExecute && !signal.aborted) {
+      await this.options.beforeExecute(state.request, state.invocation!, signal).catch(() => undefined);
+    }
     if (signal.aborted) {
       this.finishCancelled(state, 'Operation cancelled', { beforeExecution: true });
       return;
@@ -258,11 +329,38 @@ export class Scheduler {
       });
       return;
     }
+    let hookText = '';
+    if (this.options.hooks) {
+      const after = await runAfterToolHooks(
+        this.options.hooks,
+        {
+          toolName: state.invocation!.tool.name,
+          params: state.invocation!.params,
+          result,
+          ...(state.tailOf ? { originalRequestName: state.tailOf.name } : {}),
+        },
+        signal,
+      );
+      if (after.kind === 'tail') {
+        await this.runTailCall(state, after.call, signal);
+        return;
+      }
+      if (after.kind === 'error') {
+        state.hookStopMessage = after.stopMessage;
+        const parts = errorResponseParts(state.request, after.error.message);
+        this.finish(state, 'error', parts, after.display, { error: after.error });
+        return;
+      }
+      hookText = hookAddition({
+        modifiedByHook: state.modifiedByHook === true,
+        ...(after.additionalContext ? { additionalContext: after.additionalContext } : {}),
+      });
+    }
     if (result.error) {
       this.finish(
         state,
         'error',
-        errorResponseParts(state.request, result.error.message),
+        errorResponseParts(state.request, result.error.message + hookText),
         result.returnDisplay,
         {
           error: result.error,
@@ -282,9 +380,47 @@ export class Scheduler {
         promptId: state.request.promptId,
       });
     }
+    // After the cap, so hook text is never the part that gets cut.
+    content = appendForModel(content, hookText);
     this.finish(state, 'success', resultResponseParts(state.request, content), result.returnDisplay, {
       diffStat: result.diffStat,
     });
+  }
+
+  /**
+   * An AfterTool hook asked for another call in place of the finished one: it goes through the
+   * whole pipeline (hooks, policy, approval) under the same call id, and its response goes back
+   * under the tool name the model called.
+   */
+  private async runTailCall(state: CallState, call: HookTailCall, signal: AbortSignal): Promise<void> {
+    const original = state.tailOf ?? state.request;
+    const depth = (state.tailDepth ?? 0) + 1;
+    if (depth > MAX_TAIL_CALLS) {
+      this.finishError(state, {
+        type: 'unhandled_exception',
+        message: `Hooks requested more than ${MAX_TAIL_CALLS} tail calls in a row for this call.`,
+      });
+      return;
+    }
+    const tail: CallState = {
+      request: { ...state.request, name: call.name, args: call.args },
+      emit: (event) =>
+        state.emit(
+          event.type === 'tool_call_response'
+            ? { ...event, response: asOriginalCall(event.response, original) }
+            : event,
+        ),
+      status: 'validating',
+      startedAt: state.startedAt,
+      tailOf: original,
+      tailDepth: depth,
+    };
+    this.setStatus(tail, 'validating');
+    await this.prepare(tail, signal);
+    if (tail.status === 'scheduled') await this.execute(tail, signal);
+    const done = tail.done!;
+    state.status = tail.status;
+    state.done = { ...done, request: state.request, response: asOriginalCall(done.response, original) };
   }
 
   private finishError(state: CallState, error: ToolError): void {
@@ -322,6 +458,7 @@ export class Scheduler {
       request: state.request,
       response,
       ...(state.decision ? { decision: state.decision } : {}),
+      ...(state.hookStopMessage !== undefined ? { hookStopMessage: state.hookStopMessage } : {}),
       ...(extra.diffStat ? { diffStat: extra.diffStat } : {}),
     };
     this.setStatus(state, status);

@@ -1,21 +1,38 @@
+import { join } from 'node:path';
 import { Chat } from '../agent/chat';
 import { AgentClient } from '../agent/client';
 import type { AgentEvent } from '../agent/events';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../agent/retry';
 import type { TurnOutcome } from '../agent/turn';
+import { ChatCompressor, type CompressionResult, DEFAULT_COMPRESSION } from '../context/compression';
+import { DEFAULT_MASKING } from '../context/masking';
+import type { ProjectMemory } from '../context/memory-files';
+import type { HookSystem } from '../hooks/hook-system';
+import { HookedContentGenerator, ignoreHookVerdicts } from '../hooks/model-hooks';
+import { PromptHooks } from '../hooks/prompt-hooks';
+import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
 import type { ContentGenerator } from '../llm/content-generator';
-import type { Content, GenerationConfig, Part } from '../llm/types';
+import { contextWindowOf } from '../llm/models';
+import type { Content, GenerationConfig, Part, UsageMetadata } from '../llm/types';
 import { environmentContext } from '../prompts/environment';
 import { buildSystemPrompt } from '../prompts/system-prompt';
+import type { CheckpointStore } from '../safety/checkpoints';
+import { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
+import { LOOP_NUDGE, type LoopDetectionOptions } from '../safety/loop-detection';
+import type { CommandSandbox } from '../safety/sandbox/types';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
-import { type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
+import { type CompletedToolCall, type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
+import { fanOut, telemetryApiObserver } from '../telemetry/observer';
+import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
+import { BackgroundJobs } from '../tools/shell/background-jobs';
 import type { TodoItem, ToolContext, ToolModelClient } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
-import { SessionStats } from './stats';
+import type { TurnRecorder } from './recorder';
+import { SessionStats, type SessionStatsSnapshot } from './stats';
 
 export interface SessionOptions {
   generator: ContentGenerator;
@@ -36,11 +53,42 @@ export interface SessionOptions {
   includeEnvironmentContext?: boolean;
   generationConfig?: GenerationConfig;
   history?: Content[];
+  /** Loop detection thresholds (default: on). */
+  loopDetection?: LoopDetectionOptions;
+  /** Where prompts, model requests and tool calls are reported (default: nowhere). */
+  telemetry?: Telemetry;
+  /** Context files, already loaded; the session adds what tools discover. */
+  memory?: ProjectMemory;
+  /** Model to continue with when quota or overload errors persist (`model.fallback`). */
+  fallbackModel?: string;
+  /** Model round-trips allowed for one prompt (default 100). */
+  maxTurnsPerPrompt?: number;
+  /** Share of the context window at which history is compressed (`model.compressionThreshold`, 0.5). */
+  compressionThreshold?: number;
   /** Cap on each tool output the model reads (default: 40,000 characters, nothing saved). */
   outputLimit?: OutputLimit;
+  /** The session's hooks (settings `hooks`); none run when absent. */
+  hooks?: HookSystem;
+  /** Checkpoints before file-changing calls (`general.checkpointing`); none when absent. */
+  checkpointing?: { store: CheckpointStore; shell?: boolean; onError?: (message: string) => void };
+  /** Confines shell commands (`tools.sandbox`, `-s`); they run as they are when absent. */
+  sandbox?: CommandSandbox;
+  /** Observes every turn boundary (the session log); nothing is recorded when absent. */
+  recorder?: TurnRecorder;
+  /** Counters and todo list of a resumed session (its history comes in `history`). */
+  restored?: { stats?: SessionStatsSnapshot; todos?: TodoItem[] };
 }
 
-export type SessionStatus = 'completed' | 'cancelled' | 'error' | 'invalid_stream' | 'max_session_turns';
+export type SessionStatus =
+  | 'completed'
+  | 'cancelled'
+  | 'error'
+  | 'invalid_stream'
+  | 'max_session_turns'
+  /** The model looped again after being nudged; the prompt was stopped. */
+  | 'loop_detected'
+  /** The request would not fit the remaining context window and was not sent. */
+  | 'context_overflow';
 
 export interface SessionResult {
   status: SessionStatus;
@@ -66,31 +114,95 @@ export class Session {
   private todoItems: TodoItem[] = [];
   /** The tool context as tools see it, with the session's model client and todo list filled in. */
   readonly toolContext: ToolContext;
+  private readonly compressor: ChatCompressor;
+  private readonly maxTurnsPerPrompt: number;
+  /** Context files (KODO.md, AGENTS.md, GEMINI.md); absent = none loaded. */
+  readonly memory: ProjectMemory | undefined;
+  /** The session's hooks, for `/hooks`; undefined when none are configured. */
+  readonly hooks: HookSystem | undefined;
+  /** `/restore` and `/rewind`; undefined when checkpointing is off. */
+  readonly checkpoints: SessionCheckpoints | undefined;
+  private readonly telemetry: Telemetry;
+  private readonly recorder: TurnRecorder | undefined;
 
   constructor(options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
     this.approvalMode = options.approvalMode ?? 'default';
+    this.maxTurnsPerPrompt = options.maxTurnsPerPrompt ?? DEFAULT_MAX_TURNS_PER_PROMPT;
+    this.memory = options.memory;
+    this.telemetry = options.telemetry ?? NO_TELEMETRY;
+    this.recorder = options.recorder;
+    if (options.restored?.stats) this.stats.restore(options.restored.stats);
+    if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
     this.cwd = options.toolContext.workspace.cwd;
     const interactive = options.confirm !== undefined;
+    this.hooks = options.hooks;
     const chat = new Chat({
-      generator: options.generator,
+      // Model hooks wrap only the conversation's requests, not the one-shot calls of tools.
+      generator: this.hooks ? new HookedContentGenerator(options.generator, this.hooks) : options.generator,
       model: options.model,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-      observer: this.stats,
+      ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
+      observer: fanOut(
+        this.hooks ? ignoreHookVerdicts(this.stats) : this.stats,
+        telemetryApiObserver(options.telemetry ?? NO_TELEMETRY),
+      ),
       ...(options.history ? { history: options.history } : {}),
     });
     const fixedInstruction = options.systemInstruction;
+    const outputLimit = options.outputLimit ?? {
+      thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
+      spillDir: undefined,
+    };
+    this.compressor = new ChatCompressor(options.generator, {
+      ...DEFAULT_COMPRESSION,
+      thresholdShare: options.compressionThreshold ?? DEFAULT_COMPRESSION.thresholdShare,
+      contextWindow: windowOf,
+      outputLimit,
+    });
+    const policy: PolicyChecker = options.policy ?? new ApprovalModePolicy();
     this.client = new AgentClient({
       chat,
       systemInstruction: () =>
-        fixedInstruction ?? buildSystemPrompt({ approvalMode: this.approvalMode, interactive }),
-      tools: () => options.tools.declarations(),
+        fixedInstruction ??
+        buildSystemPrompt({
+          approvalMode: this.approvalMode,
+          interactive,
+          memory: this.memory?.systemBlock() ?? '',
+        }),
+      // Tools the policy denies outright are not offered to the model (reference §5.6).
+      tools: () =>
+        options.tools
+          .list()
+          .filter(
+            (tool) =>
+              !policy.isToolHidden?.(
+                { name: tool.name, kind: tool.kind },
+                { mode: this.approvalMode, interactive },
+              ),
+          )
+          .map((tool) => tool.declaration()),
       maxSessionTurns: options.maxSessionTurns ?? -1,
+      ...(options.loopDetection ? { loopDetection: options.loopDetection } : {}),
+      context: {
+        compressor: this.compressor,
+        masking: { ...DEFAULT_MASKING, spillDir: options.outputLimit?.spillDir },
+        contextWindow: windowOf,
+        sessionId: this.id,
+        ...(this.hooks ? { beforeCompressionCheck: () => this.hooks?.preCompress('auto') } : {}),
+      },
       ...(options.generationConfig ? { generationConfig: options.generationConfig } : {}),
     });
+    const tempDir = options.toolContext.workspace.tempDir;
     this.toolContext = {
       ...options.toolContext,
+      // The shell cuts output with the scheduler's cap; background logs go to the project temp dir.
+      shell: options.toolContext.shell ?? {
+        jobs: new BackgroundJobs({ logDir: tempDir ? join(tempDir, 'background-processes') : undefined }),
+        outputLimit,
+        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      },
       model: options.toolContext.model ?? this.modelClient(options.generator),
       todos: options.toolContext.todos ?? {
         get: () => structuredClone(this.todoItems),
@@ -99,20 +211,80 @@ export class Session {
         },
       },
     };
+    const checkpointing = options.checkpointing;
+    this.checkpoints = checkpointing
+      ? new SessionCheckpoints({
+          store: checkpointing.store,
+          sessionId: this.id,
+          conversation: {
+            history: () => this.client.chat.getHistory(),
+            setHistory: (history) => this.client.chat.setHistory(history),
+          },
+          shell: checkpointing.shell ?? false,
+          ...(checkpointing.onError ? { onError: checkpointing.onError } : {}),
+        })
+      : undefined;
+    const checkpoints = this.checkpoints;
     this.scheduler = new Scheduler({
+      ...(checkpoints
+        ? { beforeExecute: (call, invocation) => checkpoints.beforeExecute(call, invocation.tool) }
+        : {}),
       registry: options.tools,
       context: this.toolContext,
-      policy: options.policy ?? new ApprovalModePolicy(),
+      policy,
       getApprovalMode: () => this.approvalMode,
       ...(options.confirm ? { confirm: options.confirm } : {}),
-      outputLimit: options.outputLimit ?? {
-        thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
-        spillDir: undefined,
-      },
+      outputLimit,
+      ...(this.hooks ? { hooks: this.hooks } : {}),
     });
   }
 
+  /**
+   * Fires SessionStart (`startup`, `resume`, or `clear`). Returns the hooks' added context as a
+   * `<hook_context>` block: headless front ends put it before the prompt, interactive ones make
+   * it the first turn of the history.
+   */
+  async start(source: SessionStartSource, signal?: AbortSignal): Promise<{ context?: string }> {
+    if (!this.hooks) return {};
+    const { additionalContext } = await this.hooks.sessionStart(source, signal);
+    return additionalContext ? { context: hookContextBlock(additionalContext) } : {};
+  }
+
+  /**
+   * Fires SessionEnd. Its result is only shown, so nothing waits for it in the loop; the promise
+   * settles once it and any other advisory hook still running have finished (each within its
+   * timeout), for front ends that are about to exit.
+   */
+  async end(reason: SessionEndReason): Promise<void> {
+    if (!this.hooks) return;
+    await this.hooks.sessionEnd(reason);
+    await this.hooks.settle();
+  }
+
+  /** `/compress`: summarise the history now, whatever its size. */
+  compress(signal: AbortSignal): Promise<CompressionResult> {
+    this.promptCount += 1;
+    this.hooks?.preCompress('manual');
+    return this.compressor.compress(this.client.chat, {
+      trigger: 'manual',
+      signal,
+      promptId: `${this.id}########${this.promptCount}`,
+    });
+  }
+
+  /** Share of the model's context window the history used at the last request (0–1). */
+  contextUsage(): number | undefined {
+    const used = this.client.chat.lastPromptTokens;
+    return used === undefined ? undefined : used / windowOf(this.model);
+  }
+
   /** The todo list `write_todos` keeps, for front ends to show. */
+  /** Ends the session: stops its background commands (their whole process groups). */
+  async dispose(): Promise<void> {
+    await this.toolContext.shell?.jobs.dispose();
+    await this.telemetry.shutdown();
+  }
+
   todos(): TodoItem[] {
     return this.toolContext.todos?.get() ?? [];
   }
@@ -151,17 +323,63 @@ export class Session {
     this.promptCount += 1;
     const promptId = `${this.id}########${this.promptCount}`;
     let parts: Part[] = typeof input === 'string' ? [{ text: input }] : input;
+    this.checkpoints?.promptStarted(promptId, parts.map((part) => part.text ?? '').join(''));
+    const typed = typeof input === 'string' ? input : undefined;
+    this.telemetry.userPrompt({ promptId, prompt: parts.map((part) => part.text ?? '').join('') });
+    // BeforeAgent sees the prompt as typed; a blocked prompt never reaches the history.
+    const promptHooks = this.hooks ? new PromptHooks(this.hooks, parts) : undefined;
+    const gate = await promptHooks?.beforeAgent(signal);
+    if (gate?.action === 'block') {
+      yield { type: 'agent_execution_blocked', reason: gate.message };
+      return { status: 'completed', text: '' };
+    }
+    if (gate?.action === 'continue' && gate.additionalContext) {
+      parts = [...parts, { text: hookContextBlock(gate.additionalContext) }];
+    }
     if (this.needsEnvironmentContext) {
       this.needsEnvironmentContext = false;
-      parts = [{ text: environmentContext({ cwd: this.cwd }) }, ...parts];
+      const projectContext = this.memory?.firstTurnBlock() ?? '';
+      const environment = environmentContext({ cwd: this.cwd });
+      parts = [{ text: projectContext ? `${environment}\n\n${projectContext}` : environment }, ...parts];
+    }
+    if (gate?.action === 'stop') {
+      // A stopped prompt stays in the history (a blocked one does not).
+      this.client.chat.addUserContent(parts);
+      this.recordBoundary({ displayText: typed });
+      yield { type: 'agent_execution_stopped', reason: gate.message };
+      return { status: 'completed', text: '' };
     }
 
-    for (;;) {
+    for (let roundTrips = 1; ; roundTrips += 1) {
+      if (roundTrips > this.maxTurnsPerPrompt) {
+        // The per-prompt budget: an agent that is still calling tools after this many model
+        // turns is more likely stuck than working.
+        yield { type: 'max_session_turns', limit: this.maxTurnsPerPrompt };
+        return { status: 'max_session_turns', text: '' };
+      }
       let lastError: SessionResult['error'];
+      let haltedByHook = false;
+      let usage: UsageMetadata | undefined;
+      // The prompt (or the tool responses) is on disk before the request goes out; only a new
+      // log's first prompt waits for its answer (file creation stays off the startup path).
+      this.recordBoundary({ pending: parts, ...(roundTrips === 1 ? { displayText: typed } : {}) });
       const stream = this.client.sendMessageStream(parts, signal, promptId);
       let next = await stream.next();
       while (!next.done) {
         const event = next.value;
+        if (event.type === 'agent_execution_stopped' || event.type === 'agent_execution_blocked') {
+          haltedByHook = true;
+        }
+        if (event.type === 'chat_compressed' && event.status !== 'noop') {
+          this.telemetry.compression({
+            tokensBefore: event.originalTokens,
+            tokensAfter: event.newTokens,
+            status: event.status,
+          });
+        }
+        if (event.type === 'loop_detected')
+          this.telemetry.loopDetected({ promptId, detail: event.detail, action: event.action });
+        if (event.type === 'finished' && event.usage) usage = event.usage;
         if (event.type === 'error') {
           lastError = {
             message: event.message,
@@ -173,6 +391,13 @@ export class Session {
         next = await stream.next();
       }
       const turn = next.value;
+      this.recordBoundary({ usage });
+      if (haltedByHook) return { status: 'completed', text: turn.text };
+      if (turn.outcome === 'loop_nudge') {
+        // First loop in this prompt: the stream was cut; ask the model to rethink and go on.
+        parts = [{ text: LOOP_NUDGE(turn.loopDetail ?? 'repeated output') }];
+        continue;
+      }
       if (turn.outcome !== 'completed') {
         return {
           status: statusOf(turn.outcome),
@@ -180,11 +405,31 @@ export class Session {
           ...(lastError ? { error: lastError } : {}),
         };
       }
+      promptHooks?.recordTurn(turn.text);
       if (turn.pendingToolCalls.length === 0) {
-        return { status: 'completed', text: turn.text };
+        const after = await promptHooks?.afterAgent(signal);
+        if (after?.clearContext) {
+          this.client.chat.setHistory([]);
+          this.recordBoundary();
+        }
+        if (after?.kind === 'stop') yield { type: 'agent_execution_stopped', reason: after.message };
+        if (after?.kind !== 'retry') return { status: 'completed', text: turn.text };
+        // An AfterAgent hook rejected the answer: its reason becomes the next prompt.
+        yield { type: 'agent_execution_blocked', reason: after.message };
+        parts = [{ text: after.prompt }];
+        continue;
       }
       const completed = yield* this.runTools(turn.pendingToolCalls, signal);
       parts = completed.flatMap((call) => call.response.responseParts);
+      // Results that were shown are on disk before anything else happens.
+      this.recordBoundary({ pending: parts, toolCalls: completed });
+      const stopped = completed.find((call) => call.hookStopMessage !== undefined);
+      if (stopped && !signal.aborted) {
+        // A tool hook stopped the agent: keep the responses so the history stays valid.
+        this.client.chat.addUserContent(parts);
+        yield { type: 'agent_execution_stopped', reason: stopped.hookStopMessage! };
+        return { status: 'completed', text: '' };
+      }
       if (signal.aborted) {
         // Every call was answered (cancelled ones too): record them so the history stays valid.
         this.client.chat.addUserContent(parts);
@@ -192,6 +437,52 @@ export class Session {
         return { status: 'cancelled', text: '' };
       }
     }
+  }
+
+  /**
+   * Runs one tool call the person asked for (the UI's `!command` shell mode) through the same
+   * scheduler as the model's calls, so policy and approval apply. Events stream like a turn's;
+   * nothing is added to the history (the front end decides what the model should learn of it).
+   */
+  async *runUserToolCall(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, CompletedToolCall> {
+    this.promptCount += 1;
+    const request = {
+      callId: `${name}_${Date.now()}_user`,
+      name,
+      args,
+      promptId: `${this.id}########${this.promptCount}`,
+    };
+    yield { type: 'tool_call_request', call: request };
+    const [completed] = yield* this.runTools([request], signal);
+    return completed!;
+  }
+
+  /** A turn boundary: the recorder makes everything so far durable (see SessionRecorder). */
+  private recordBoundary(
+    extra: {
+      pending?: Part[];
+      displayText?: string | undefined;
+      toolCalls?: readonly CompletedToolCall[];
+      usage?: UsageMetadata | undefined;
+    } = {},
+  ): void {
+    if (!this.recorder) return;
+    const chat = this.client.chat;
+    this.recorder.record({
+      history: chat.liveHistory(),
+      rewrites: chat.rewrites,
+      model: chat.getModel(),
+      stats: () => this.stats.snapshot(),
+      todos: () => this.todos(),
+      ...(extra.pending ? { pending: extra.pending } : {}),
+      ...(extra.displayText !== undefined ? { displayText: extra.displayText } : {}),
+      ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
+      ...(extra.usage ? { usage: extra.usage } : {}),
+    });
   }
 
   private async *runTools(
@@ -204,11 +495,46 @@ export class Session {
       .finally(() => queue.close());
     for await (const event of queue) yield event;
     const completed = await done;
-    for (const call of completed) this.stats.recordToolCall(call);
+    for (const call of completed) {
+      this.stats.recordToolCall(call);
+      this.telemetry.toolCall({ call, promptId: call.request.promptId });
+    }
+    await this.attachDiscoveredContext(completed);
     return completed;
+  }
+
+  /**
+   * Context files in directories a file tool just touched join the conversation in that tool's
+   * result; a memory saved by `save_memory` is loaded for the next request.
+   */
+  private async attachDiscoveredContext(completed: CompletedToolCall[]): Promise<void> {
+    if (!this.memory) return;
+    for (const call of completed) {
+      if (call.response.status !== 'success') continue;
+      if (call.request.name === 'save_memory') {
+        await this.memory.load();
+        continue;
+      }
+      if (!JIT_CONTEXT_TOOLS.has(call.request.name)) continue;
+      const target = call.request.args.file_path ?? call.request.args.dir_path;
+      if (typeof target !== 'string') continue;
+      const discovered = await this.memory.discoverFor(this.toolContext.workspace.absolute(target));
+      const response = call.response.responseParts[0]?.functionResponse?.response;
+      if (discovered && response && typeof response.output === 'string') response.output += discovered;
+    }
   }
 }
 
-function statusOf(outcome: TurnOutcome): SessionStatus {
-  return outcome === 'completed' ? 'completed' : outcome;
+/** Tools whose paths pull in the context files of the directories they touch (reference §10.3). */
+const JIT_CONTEXT_TOOLS = new Set(['read_file', 'list_directory', 'write_file', 'replace']);
+
+const DEFAULT_MAX_TURNS_PER_PROMPT = 100;
+
+/** Context window of a model; unknown models get Gemini's 1M (the most common case for kodo). */
+function windowOf(model: string): number {
+  return contextWindowOf(model) ?? 1_048_576;
+}
+
+function statusOf(outcome: Exclude<TurnOutcome, 'loop_nudge'>): SessionStatus {
+  return outcome;
 }

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { EOL } from 'node:os';
 import { dirname } from 'node:path';
+import { atomicWriteFile } from './atomic-write';
 import type { ToolErrorType } from './tool';
 
 /**
@@ -162,14 +163,17 @@ export async function readExistingText(path: string): Promise<ExistingText | und
   return { text: toLf(decoded.text), encoding: decoded.encoding, lineEnding: detectLineEnding(decoded.text) };
 }
 
-/** Writes text (LF-normalised) with the given line ending and encoding, creating parent dirs. */
+/**
+ * Writes text (LF-normalised) with the given line ending and encoding, creating parent dirs. The
+ * write is atomic: a failure or crash leaves the old content, never half of the new.
+ */
 export async function writeTextFile(
   path: string,
   text: string,
   format: { encoding: TextEncodingName; lineEnding: LineEnding },
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, encodeText(withLineEnding(text, format.lineEnding), format.encoding));
+  await atomicWriteFile(path, encodeText(withLineEnding(text, format.lineEnding), format.encoding));
 }
 
 /** The tool error type for a Node file-system error, or `fallback` for any other failure. */

@@ -3,13 +3,25 @@ import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside } from './workspace';
 
-/** Never searched, whatever the ignore files say: dependency trees and git's own data. */
-export const ALWAYS_EXCLUDED_GLOBS: readonly string[] = ['**/node_modules/**', '**/.git/**'];
+/** Version-control data: never listed by the search tools, whatever the options say. */
+export const VCS_DIR_NAMES: readonly string[] = ['.git', '.svn', '.hg'];
+/** Dependency trees: skipped by default (grep_search's `no_ignore` searches them). */
+export const DEPENDENCY_DIR_NAMES: readonly string[] = ['node_modules', 'bower_components'];
+/** The default excludes of glob and grep_search, as globs. */
+export const ALWAYS_EXCLUDED_GLOBS: readonly string[] = [...VCS_DIR_NAMES, ...DEPENDENCY_DIR_NAMES].map(
+  (name) => `**/${name}/**`,
+);
+/**
+ * Project ignore files in the workspace root, gitignore syntax: kodo's own and Gemini CLI's (so a
+ * project set up for either works). Rules of both apply; a later file's `!rule` can re-include.
+ */
+export const PROJECT_IGNORE_FILES: readonly string[] = ['.geminiignore', '.kodoignore'];
 
 export interface IgnoreFilterOptions {
   /** The workspace root the searched paths belong to. */
   workspaceRoot: string;
   respectGitIgnore: boolean;
+  /** Obey the project ignore files (`.geminiignore`, `.kodoignore`). */
   respectGeminiIgnore: boolean;
 }
 
@@ -23,14 +35,14 @@ interface RuleSet {
  * Which files the search tools skip because an ignore file says so: `.gitignore` files (from the
  * git top level down, so a workspace inside a repository obeys the repository's rules; outside a
  * repository, from the workspace root down, since the files still say what is noise), the
- * repository's `.git/info/exclude`, and `.geminiignore` in the workspace root. Rule files are read
+ * repository's `.git/info/exclude`, and the project ignore files in the workspace root. Rule files are read
  * lazily, once per directory, and verdicts for directories are cached: a directory that is
  * ignored hides everything below it, as in git.
  */
 export class IgnoreFilter {
   private readonly gitRoot: string | undefined;
   private readonly gitExclude: RuleSet | undefined;
-  private readonly geminiRules: RuleSet | undefined;
+  private readonly projectRules: RuleSet | undefined;
   private readonly dirRules = new Map<string, RuleSet | null>();
   private readonly dirVerdicts = new Map<string, boolean>();
 
@@ -40,13 +52,14 @@ export class IgnoreFilter {
       this.gitExclude = loadRules(this.gitRoot, join(this.gitRoot, '.git', 'info', 'exclude'));
     }
     if (options.respectGeminiIgnore) {
-      this.geminiRules = loadRules(options.workspaceRoot, join(options.workspaceRoot, '.geminiignore'));
+      const files = PROJECT_IGNORE_FILES.map((name) => join(options.workspaceRoot, name));
+      this.projectRules = loadRules(options.workspaceRoot, ...files);
     }
   }
 
   /** True when nothing can be ignored, so callers may skip the per-file checks. */
   get inactive(): boolean {
-    return !this.options.respectGitIgnore && this.geminiRules === undefined;
+    return !this.options.respectGitIgnore && this.projectRules === undefined;
   }
 
   isIgnored(absolutePath: string, isDirectory: boolean): boolean {
@@ -67,11 +80,11 @@ export class IgnoreFilter {
   }
 
   /**
-   * Git rules: within one chain later (deeper) files override earlier ones. `.geminiignore` is a
-   * separate list: a path it names is ignored whatever the git rules say.
+   * Git rules: within one chain later (deeper) files override earlier ones. The project ignore
+   * files are a separate list: a path they name is ignored whatever the git rules say.
    */
   private matches(absolutePath: string, isDirectory: boolean): boolean {
-    if (this.geminiRules && verdict(this.geminiRules, absolutePath, isDirectory) === true) return true;
+    if (this.projectRules && verdict(this.projectRules, absolutePath, isDirectory) === true) return true;
     let ignored = false;
     const gitSets = this.gitExclude ? [this.gitExclude] : [];
     for (const set of [...gitSets, ...this.gitignoreChain(dirname(absolutePath))]) {
@@ -112,18 +125,23 @@ function verdict(set: RuleSet, absolutePath: string, isDirectory: boolean): bool
   return result.unignored ? false : undefined;
 }
 
-function loadRules(base: string, file: string): RuleSet | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
+/** The rules of the files that exist (in order, so later files win), or undefined if none does. */
+function loadRules(base: string, ...files: string[]): RuleSet | undefined {
+  let rules: Ignore | undefined;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    rules = (rules ?? ignore()).add(text);
   }
-  return { base, rules: ignore().add(text) };
+  return rules ? { base, rules } : undefined;
 }
 
 /** Nearest ancestor (or the directory itself) holding `.git`, or undefined outside a repository. */
-function findGitRoot(start: string): string | undefined {
+export function findGitRoot(start: string): string | undefined {
   for (let current = start; ; current = dirname(current)) {
     if (existsSync(join(current, '.git'))) return current;
     if (dirname(current) === current) return undefined;

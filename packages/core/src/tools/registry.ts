@@ -52,9 +52,10 @@ export class ToolRegistry {
     return this.list().map((tool) => tool.declaration());
   }
 
-  /** `Tool "x" not found.` plus the nearest names, as the model expects. */
-  notFoundMessage(name: string): string {
+  /** `Tool "x" not found.` plus the nearest names (among the tools `offered`), as the model expects. */
+  notFoundMessage(name: string, offered: (tool: ToolSpec) => boolean = () => true): string {
     const nearest = this.list()
+      .filter(offered)
       .map((tool) => ({ name: tool.name, distance: levenshtein(name, tool.name) }))
       .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
       .slice(0, 3)

@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import type { FunctionDeclaration, GenerateRequest, GenerateResponse, Part } from '../llm/types';
+import type { ShellServices } from './shell/background-jobs';
 import type { Workspace } from './workspace';
 
 export type ToolKind =
@@ -122,6 +123,8 @@ export interface ToolContext {
   llmEditCorrection?: boolean;
   /** The session's todo list (`write_todos` replaces it; front ends show it). */
   todos?: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /** The session's background jobs and the output cap the shell applies while a command runs. */
+  shell?: ShellServices;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType> {

@@ -100,6 +100,55 @@ describe('Chat', () => {
     expect(snapshot.models.m?.api).toMatchObject({ totalRequests: 3, totalErrors: 2 });
   });
 
+  it('switches to the fallback model when quota errors outlast the retries', async () => {
+    const quota = () =>
+      // biome-ignore lint/correctness/useYield: fails before the first chunk
+      async function* () {
+        throw new ApiError('Resource has been exhausted (e.g. check quota).', { status: 429 });
+      };
+    const { generator, requests } = scripted([
+      quota(),
+      quota(),
+      async function* () {
+        yield text('from the fallback');
+      },
+    ]);
+    const chat = new Chat({
+      generator,
+      model: 'big-model',
+      fallbackModel: 'small-model',
+      retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 2 },
+      sleep: noSleep,
+    });
+    const { events } = await collect(chat.sendMessageStream([{ text: 'hi' }], { signal: signal() }));
+    expect(requests.map((request) => request.model)).toEqual(['big-model', 'big-model', 'small-model']);
+    expect(events.find((event) => event.type === 'model_switched')).toMatchObject({
+      from: 'big-model',
+      to: 'small-model',
+    });
+    expect(chat.getModel()).toBe('small-model');
+  });
+
+  it('does not fall back on errors another model would not fix', async () => {
+    const { generator, requests } = scripted([
+      // biome-ignore lint/correctness/useYield: fails before the first chunk
+      async function* () {
+        throw new ApiError('bad request', { status: 400 });
+      },
+    ]);
+    const chat = new Chat({
+      generator,
+      model: 'a',
+      fallbackModel: 'b',
+      retry: DEFAULT_RETRY_POLICY,
+      sleep: noSleep,
+    });
+    await expect(collect(chat.sendMessageStream([{ text: 'hi' }], { signal: signal() }))).rejects.toThrow(
+      'bad request',
+    );
+    expect(requests).toHaveLength(1);
+  });
+
   it('does not retry 400 errors', async () => {
     const { generator, requests } = scripted([
       // biome-ignore lint/correctness/useYield: fails before the first chunk

@@ -244,6 +244,26 @@ describe('Session', () => {
     expect(session.history().map((content) => content.role)).toEqual(['user', 'model', 'user', 'model']);
   });
 
+  it('stops a prompt at its per-prompt turn budget', async () => {
+    const generator = new FakeContentGenerator(
+      Array.from({ length: 3 }, (_, i) => stream(calls({ name: 'echo', args: { value: `v${i}` } }))),
+      { strict: true },
+    );
+    const { ctx } = tempContext();
+    const session = new Session({
+      generator,
+      model: 'm',
+      tools: new ToolRegistry(testTools()),
+      toolContext: ctx,
+      includeEnvironmentContext: false,
+      maxTurnsPerPrompt: 3,
+    });
+    const { events, result } = await run(session);
+    expect(result.status).toBe('max_session_turns');
+    expect(ofType(events, 'max_session_turns')).toEqual([{ type: 'max_session_turns', limit: 3 }]);
+    expect(generator.unconsumed).toBe(0);
+  });
+
   it('stops at maxSessionTurns', async () => {
     const { session } = makeSession(
       [[calls({ name: 'echo', args: { value: 'a' } })], [calls({ name: 'echo', args: { value: 'b' } })]],

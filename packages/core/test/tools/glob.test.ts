@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
@@ -90,6 +90,40 @@ describe('glob', () => {
       `No files found matching pattern "build/*.js" within ${ws.root} (1 files were ignored)`,
     );
     expect(text(await find({ pattern: '**/*.js', respect_git_ignore: false }))).toContain('build/out.js');
+  });
+
+  it('obeys .geminiignore and .kodoignore unless respect_gemini_ignore is false', async () => {
+    ws.write('.geminiignore', 'private/\n');
+    ws.write('.kodoignore', '*.draft.md\n');
+    ws.write('private/a.md', '');
+    ws.write('post.draft.md', '');
+    ws.write('post.md', '');
+    age('private/a.md', 'post.draft.md', 'post.md');
+    expect(text(await find({ pattern: '**/*.md' }))).toBe(
+      `Found 1 file(s) matching "**/*.md" within ${ws.root} (2 additional files were ignored), sorted by modification time (newest first):\n${join(ws.root, 'post.md')}`,
+    );
+    const all = text(await find({ pattern: '**/*.md', respect_gemini_ignore: false }));
+    expect(all.split('\n').slice(1)).toEqual(
+      ['post.draft.md', 'post.md', 'private/a.md'].map((rel) => join(ws.root, rel)),
+    );
+  });
+
+  it('skips version-control and dependency directories even with ignore files off', async () => {
+    ws.write('bower_components/x/y.js', '');
+    ws.write('.hg/store/z.js', '');
+    ws.write('node_modules/m.js', '');
+    ws.write('ok.js', '');
+    const result = text(await find({ pattern: '**/*.js', respect_git_ignore: false }));
+    expect(result).toBe(header(1, '**/*.js', ws.root) + join(ws.root, 'ok.js'));
+  });
+
+  it('does not follow symlinked directories', async () => {
+    ws.write('real/file.ts', '');
+    symlinkSync(join(ws.root, 'real'), join(ws.root, 'alias'));
+    age('real/file.ts');
+    expect(text(await find({ pattern: '**/*.ts' }))).toBe(
+      header(1, '**/*.ts', ws.root) + join(ws.root, 'real/file.ts'),
+    );
   });
 
   it('searches a given directory', async () => {

@@ -1,8 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
+import { rgPath } from '@vscode/ripgrep';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGrepTool, grepTool } from '../../src/tools/builtin/grep';
 import type { GrepBackend, GrepQuery } from '../../src/tools/grep/backend';
+import { GitGrepBackend } from '../../src/tools/grep/git-backend';
+import { RipgrepBackend } from '../../src/tools/grep/rg-backend';
+import { autoGrepBackends } from '../../src/tools/grep/select';
 import { buildError, outsideWithLinks, runTool, text } from './helpers';
 
 let ws: TempWorkspace;
@@ -17,103 +23,63 @@ afterEach(() => ws.cleanup());
 
 const grep = (args: Record<string, unknown>) => runTool(grepTool, args, ws.ctx);
 
+/** An executable shell script in the workspace (a stand-in for rg or git). */
+function script(name: string, body: string): string {
+  const path = ws.write(`.bin/${name}`, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+async function waitUntilGone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return false;
+}
+
 describe('grep_search', () => {
-  it('lists matches grouped by file, in path and line order', async () => {
-    const result = await grep({ pattern: 'todo' });
-    expect(result.error).toBeUndefined();
-    expect(text(result)).toBe(
-      [
-        'Found 3 matches for pattern "todo" in path ".":',
-        '---',
-        'File: src/app.ts',
-        'L3:   return TODO;',
-        '---',
-        'File: src/util.ts',
-        'L1: // TODO: tidy',
-        'L2: export const todo = 1;',
-        '---',
-      ].join('\n'),
+  it('shows 15 lines around each match when 2-3 lines match', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => (i === 19 || i === 39 ? `hit ${i + 1}` : `l${i + 1}`));
+    ws.write('two.txt', `${lines.join('\n')}\n`);
+    const result = text(await grep({ pattern: '^hit' }));
+    const shown = result
+      .split('\n')
+      .filter((line) => /^L\d+/.test(line))
+      .map((line) => line.split(' ')[0]);
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const expected = [...range(5, 55)].map((n) => (n === 20 || n === 40 ? `L${n}:` : `L${n}-`));
+    expect(shown).toEqual(expected);
+    expect(result.split('\n')[0]).toBe('Found 2 matches for pattern "^hit" in path ".":');
+  });
+
+  it('adds no context for 4 or more matches, nor with names_only or context: 0', async () => {
+    ws.write('four.txt', 'a\nhit\nb\nhit\nc\nhit\nd\nhit\ne\n');
+    expect(text(await grep({ pattern: 'hit', dir_path: 'four.txt' }))).not.toContain('L1-');
+    expect(text(await grep({ pattern: 'tidy', context: 0 }))).not.toContain('L2-');
+    expect(text(await grep({ pattern: 'tidy', names_only: true }))).toBe(
+      'Found 1 files with matches for pattern "tidy" in path ".":\nsrc/util.ts',
     );
   });
 
-  it('uses "match" for a single match and shows the filter', async () => {
-    const result = text(await grep({ pattern: 'function \\w+', dir_path: 'src', include_pattern: '*.ts' }));
-    expect(result).toBe(
-      'Found 1 match for pattern "function \\w+" in path "src" (filter: "*.ts"):\n---\nFile: app.ts\nL2: function main() {\n---',
+  it('takes before/after over context', async () => {
+    ws.write('n.txt', 'l1\nl2\nl3\nhit\nl5\nl6\nl7\n');
+    expect(text(await grep({ pattern: 'hit', dir_path: 'n.txt', context: 2, after: 0 }))).toBe(
+      'Found 1 match for pattern "hit" in path "n.txt":\n---\nFile: n.txt\nL2- l2\nL3- l3\nL4: hit\n---',
     );
   });
 
-  it('is case-insensitive unless case_sensitive', async () => {
-    expect(text(await grep({ pattern: 'TODO', case_sensitive: true }))).toContain('Found 2 matches');
-  });
-
-  it('treats fixed_strings literally', async () => {
-    ws.write('re.txt', 'a.b\naxb\n(x)\n');
-    expect(text(await grep({ pattern: 'a.b', fixed_strings: true }))).toContain('Found 1 match ');
-    expect(text(await grep({ pattern: '(x)', fixed_strings: true }))).toContain('L3: (x)');
-  });
-
-  it('returns only file names with names_only', async () => {
-    expect(text(await grep({ pattern: 'todo', names_only: true }))).toBe(
-      'Found 2 files with matches for pattern "todo" in path ".":\nsrc/app.ts\nsrc/util.ts',
-    );
-  });
-
-  it('says when nothing matches', async () => {
-    const result = await grep({ pattern: 'zebra', include_pattern: '*.md' });
-    expect(result.error).toBeUndefined();
-    expect(text(result)).toBe('No matches found for pattern "zebra" in path "." (filter: "*.md").');
-  });
-
-  it('limits the total and per-file matches', async () => {
-    ws.write('many.txt', 'hit\n'.repeat(10));
-    const limited = text(await grep({ pattern: 'hit', total_max_matches: 3 }));
-    expect(limited.split('\n')[0]).toBe(
-      'Found 3 matches for pattern "hit" in path "." (results limited to 3 matches for performance):',
-    );
-    const perFile = text(await grep({ pattern: 'hit', max_matches_per_file: 2 }));
-    expect(perFile).toContain('Found 2 matches');
-    expect(perFile).toContain('L1: hit\nL2: hit\n---');
-  });
-
-  it('drops lines matching exclude_pattern', async () => {
-    expect(text(await grep({ pattern: 'todo', exclude_pattern: '^//' }))).toContain('Found 2 matches');
-  });
-
-  it('skips ignored, binary and dependency files unless no_ignore', async () => {
-    ws.write('.gitignore', 'generated/\n');
-    ws.write('generated/out.ts', 'needle\n');
-    ws.write('node_modules/dep/index.js', 'needle\n');
-    ws.write('debug.log', 'needle\n');
-    ws.write('blob.bin', Buffer.from('needle\0\0'));
-    ws.write('found.txt', 'needle\n');
-    expect(text(await grep({ pattern: 'needle', names_only: true }))).toBe(
-      'Found 1 files with matches for pattern "needle" in path ".":\nfound.txt',
-    );
-    const all = text(await grep({ pattern: 'needle', names_only: true, no_ignore: true }));
-    expect(all).toBe(
-      'Found 3 files with matches for pattern "needle" in path ".":\ndebug.log\nfound.txt\ngenerated/out.ts',
-    );
-  });
-
-  it('searches a single file given as dir_path', async () => {
-    expect(text(await grep({ pattern: 'export', dir_path: 'src/util.ts' }))).toBe(
-      'Found 1 match for pattern "export" in path "src/util.ts":\n---\nFile: util.ts\nL2: export const todo = 1;\n---',
-    );
-  });
-
-  it('streams large files and handles CRLF', async () => {
-    const filler = 'filler line of text\r\n'.repeat(60_000); // > 1 MB
-    ws.write('big.txt', `${filler}needle at the end\r\n`);
-    expect(text(await grep({ pattern: 'needle at', include_pattern: 'big.txt' }))).toBe(
-      'Found 1 match for pattern "needle at" in path "." (filter: "big.txt"):\n---\nFile: big.txt\nL60001: needle at the end\n---',
-    );
-  });
-
-  it('cuts very long matching lines', async () => {
+  it('cuts very long lines at 2000 graphemes', async () => {
     ws.write('min.js', `${'a'.repeat(3000)}needle\n`);
-    const result = text(await grep({ pattern: 'needle', include_pattern: '*.js' }));
-    expect(result).toContain(`L1: ${'a'.repeat(2000)}... [truncated]`);
+    const result = text(await grep({ pattern: 'needle', include_pattern: '*.js', context: 0 }));
+    expect(result).toContain(`L1: ${'a'.repeat(2000)}... [truncated]\n`);
+    ws.write('flags.txt', `${'🇫🇷'.repeat(2001)} needle\n`);
+    const flags = text(await grep({ pattern: 'needle', dir_path: 'flags.txt', context: 0 }));
+    expect(flags).toContain(`L1: ${'🇫🇷'.repeat(2000)}... [truncated]\n`);
   });
 
   it('validates parameters', () => {
@@ -121,10 +87,21 @@ describe('grep_search', () => {
     expect(buildError(grepTool, { pattern: '(' }, ws.ctx)?.message).toMatch(
       /^Invalid regular expression pattern provided: \(\. Error: /,
     );
-    expect(buildError(grepTool, { pattern: '(', fixed_strings: true }, ws.ctx)).toBeUndefined();
-    expect(buildError(grepTool, { pattern: 'x', total_max_matches: 0 }, ws.ctx)?.type).toBe(
-      'invalid_tool_params',
+    expect(buildError(grepTool, { pattern: 'x', exclude_pattern: '[' }, ws.ctx)?.message).toMatch(
+      /^Invalid regular expression pattern provided: \[\. Error: /,
     );
+    expect(buildError(grepTool, { pattern: '(', fixed_strings: true }, ws.ctx)).toBeUndefined();
+    expect(buildError(grepTool, { pattern: '' }, ws.ctx)?.message).toBe(
+      "The 'pattern' parameter cannot be empty.",
+    );
+    for (const bad of [
+      { total_max_matches: 0 },
+      { max_matches_per_file: 0 },
+      { context: -1 },
+      { after: 1.5 },
+    ]) {
+      expect(buildError(grepTool, { pattern: 'x', ...bad }, ws.ctx)?.type).toBe('invalid_tool_params');
+    }
     expect(buildError(grepTool, { pattern: 'x', dir_path: 'nope' }, ws.ctx)).toEqual({
       type: 'file_not_found',
       message: `Path does not exist: ${join(ws.root, 'nope')}`,
@@ -138,9 +115,15 @@ describe('grep_search', () => {
         throw new Error('boom');
       },
     };
-    const result = await runTool(createGrepTool(broken), { pattern: 'x' }, ws.ctx);
+    const result = await runTool(createGrepTool({ backend: broken }), { pattern: 'x' }, ws.ctx);
     expect(result.error).toBeUndefined();
     expect(text(result)).toBe('Error during grep search operation: boom');
+  });
+
+  it("reports ripgrep's own pattern errors the same way", async () => {
+    // A literal `k` to JavaScript, an error to both of rg's regex engines.
+    const result = text(await grep({ pattern: '\\k' }));
+    expect(result).toMatch(/^Error during grep search operation: (rg: )?regex could not be compiled/);
   });
 
   it('hands the query to a swappable backend', async () => {
@@ -152,13 +135,121 @@ describe('grep_search', () => {
         return [{ filePath: join(ws.root, 'src/app.ts'), lineNumber: 7, line: 'hello' }];
       },
     };
-    const result = await runTool(createGrepTool(fake), { pattern: 'h', names_only: true }, ws.ctx);
-    expect(text(result)).toContain('src/app.ts');
+    const result = await runTool(
+      createGrepTool({ backend: fake }),
+      { pattern: 'h', names_only: true },
+      ws.ctx,
+    );
+    expect(text(result)).toBe('Found 1 files with matches for pattern "h" in path ".":\nsrc/app.ts');
     expect(seen).toMatchObject({
       searchPath: ws.root,
+      workspaceRoot: ws.root,
       maxTotal: 100,
       maxPerFile: 1,
       respectIgnoreFiles: true,
+      caseSensitive: false,
+      fixedStrings: false,
+    });
+  });
+
+  it('times out after the configured time and kills the search process', async () => {
+    const pidFile = join(ws.root, 'rg.pid');
+    const slowRg = script('slow-rg', `echo $$ > '${pidFile}'\nexec sleep 30`);
+    const tool = createGrepTool({ backend: new RipgrepBackend(slowRg), timeoutMs: 300 });
+    const started = Date.now();
+    const result = await runTool(tool, { pattern: 'x' }, ws.ctx);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.error).toEqual({
+      type: 'grep_execution_error',
+      message:
+        "Operation timed out after 300ms. In large repositories, consider narrowing your search scope by specifying a 'dir_path' or an 'include_pattern'.",
+    });
+    expect(await waitUntilGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+  });
+
+  it('kills the search process when the call is aborted', async () => {
+    const pidFile = join(ws.root, 'rg.pid');
+    const slowRg = script('slow-rg', `echo $$ > '${pidFile}'\nexec sleep 30`);
+    const controller = new AbortController();
+    const tool = createGrepTool({ backend: new RipgrepBackend(slowRg) });
+    const running = runTool(tool, { pattern: 'x' }, ws.ctx, { signal: controller.signal });
+    for (let i = 0; i < 200 && !readFileSafe(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    expect(text(await running)).toMatch(/^Error during grep search operation: .*abort/i);
+    expect(await waitUntilGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+  });
+
+  it('stops ripgrep once the match cap is reached', async () => {
+    // A fake rg that prints two matches, then would run for 30 s: the tool must not wait.
+    const match = (n: number) =>
+      JSON.stringify({
+        type: 'match',
+        data: { path: { text: 'src/app.ts' }, lines: { text: `hit ${n}\n` }, line_number: n },
+      });
+    const chatty = script(
+      'chatty-rg',
+      `printf '%s\\n' '${match(1)}' '{"type":"match","da' '${match(2)}'\nexec sleep 30`,
+    );
+    const tool = createGrepTool({ backend: new RipgrepBackend(chatty) });
+    const started = Date.now();
+    const result = text(await runTool(tool, { pattern: 'hit', total_max_matches: 2, context: 0 }, ws.ctx));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result).toBe(
+      'Found 2 matches for pattern "hit" in path "." (results limited to 2 matches for performance):\n---\nFile: src/app.ts\nL1: hit 1\nL2: hit 2\n---',
+    );
+  });
+
+  it('retries git grep with extended regexes when git has no PCRE', async () => {
+    execFileSync('git', ['init', '-q', ws.root]);
+    const log = join(ws.root, 'git-calls.log');
+    const noPcreGit = script(
+      'git-no-pcre',
+      `echo "$*" >> '${log}'\ncase " $* " in *" -P "*) echo "fatal: cannot use Perl-compatible regexes when not compiled with USE_LIBPCRE" >&2; exit 128;; esac\nexec git "$@"`,
+    );
+    const tool = createGrepTool({ backend: new GitGrepBackend(noPcreGit) });
+    expect(text(await runTool(tool, { pattern: 'tid[y]', context: 0 }, ws.ctx))).toContain(
+      'L1: // TODO: tidy',
+    );
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toContain(' -E ');
+  });
+
+  describe('backend choice', () => {
+    const pick = (choice: ReturnType<typeof autoGrepBackends>) =>
+      choice.pick({ searchPath: ws.root, env: ws.ctx.env, signal: new AbortController().signal });
+
+    it('uses the ripgrep binary that ships with kodo', async () => {
+      expect((await pick(autoGrepBackends())).name).toBe('ripgrep');
+    });
+
+    it('skips rg binaries that are missing or are not ripgrep, probing once per tool', async () => {
+      const log = join(ws.root, 'probes.log');
+      const impostor = script('rg', `echo probe >> '${log}'\necho "grep (GNU grep) 3.11"`);
+      const candidates = async () => [join(ws.root, 'missing-rg'), impostor, rgPath];
+      const choice = autoGrepBackends({ ripgrepCandidates: candidates });
+      const picked = await Promise.all([pick(choice), pick(choice), pick(choice)]);
+      expect(picked.map((backend) => backend.name)).toEqual(['ripgrep', 'ripgrep', 'ripgrep']);
+      expect(readFileSync(log, 'utf8')).toBe('probe\n');
+    });
+
+    it('falls back to git grep inside a repository, else to the JavaScript scan', async () => {
+      const noRg = autoGrepBackends({ ripgrepCandidates: async () => [join(ws.root, 'missing-rg')] });
+      expect((await pick(noRg)).name).toBe('javascript');
+      execFileSync('git', ['init', '-q', ws.root]);
+      expect((await pick(noRg)).name).toBe('git grep');
+      const noGit = autoGrepBackends({
+        ripgrepCandidates: async () => [],
+        git: join(ws.root, 'missing-git'),
+      });
+      expect((await pick(noGit)).name).toBe('javascript');
+    });
+
+    it('gives the same answer through every fallback', async () => {
+      execFileSync('git', ['init', '-q', ws.root]);
+      const noRg = autoGrepBackends({ ripgrepCandidates: async () => [] });
+      const viaGit = await runTool(createGrepTool({ backend: noRg }), { pattern: 'todo' }, ws.ctx);
+      expect(text(viaGit)).toBe(text(await grep({ pattern: 'todo' })));
     });
   });
 
@@ -169,12 +260,9 @@ describe('grep_search', () => {
       }
     });
 
-    it('never searches through symlinks that lead outside', async () => {
+    it('refuses symlinks that lead outside as dir_path', () => {
       const outside = outsideWithLinks(ws.root);
       try {
-        expect(text(await grep({ pattern: 'top secret' }))).toBe(
-          'No matches found for pattern "top secret" in path ".".',
-        );
         expect(buildError(grepTool, { pattern: 'x', dir_path: 'link-dir' }, ws.ctx)?.type).toBe(
           'path_not_in_workspace',
         );
@@ -185,5 +273,18 @@ describe('grep_search', () => {
         outside.cleanup();
       }
     });
+
+    it('treats a pattern that looks like a flag as a pattern', async () => {
+      ws.write('flags.txt', 'use --files here\n');
+      expect(text(await grep({ pattern: '--files', context: 0 }))).toContain('L1: use --files here');
+    });
   });
 });
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}

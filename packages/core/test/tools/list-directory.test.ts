@@ -66,13 +66,28 @@ describe('list_directory', () => {
     expect(all).toContain('debug.log (0 bytes)');
   });
 
-  it('obeys .geminiignore', async () => {
+  it('obeys .geminiignore and .kodoignore', async () => {
     ws.write('.geminiignore', 'secret*\n');
+    ws.write('.kodoignore', 'scratch/\n');
     ws.write('secret.env', '');
+    ws.write('scratch/notes.md', '');
     ws.write('ok.txt', '');
-    expect(text(await list({ dir_path: '.' }))).toContain('(1 ignored)');
+    expect(text(await list({ dir_path: '.' }))).toBe(
+      `Directory listing for ${ws.root}:\n.geminiignore (8 bytes)\n.kodoignore (9 bytes)\nok.txt (0 bytes)\n\n(2 ignored)`,
+    );
     const off = { respect_gemini_ignore: false };
-    expect(text(await list({ dir_path: '.', file_filtering_options: off }))).toContain('secret.env');
+    const all = text(await list({ dir_path: '.', file_filtering_options: off }));
+    expect(all).toContain('secret.env');
+    expect(all).toContain('[DIR] scratch');
+  });
+
+  it('sorts names like a person would (case-insensitively), not by code point', async () => {
+    for (const name of ['b.txt', 'A.txt', 'a.txt', 'C.txt']) ws.write(name, '');
+    const names = text(await list({ dir_path: '.' }))
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(' ')[0]);
+    expect(names).toEqual(['a.txt', 'A.txt', 'b.txt', 'C.txt']);
   });
 
   it('reports a missing directory', async () => {

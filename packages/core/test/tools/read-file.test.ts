@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../src/tools/builtin/read-file';
+import { Workspace } from '../../src/tools/workspace';
 import { buildError, outsideWithLinks, runTool, text } from './helpers';
 
 let ws: TempWorkspace;
@@ -139,13 +140,88 @@ describe('read_file', () => {
 
   it('does not show binary files (NUL bytes or binary extensions)', async () => {
     ws.write('bin/data', Buffer.from([0x41, 0x00, 0x42]));
-    ws.write('img/logo.png', 'not really a png');
+    ws.write('img/logo.png', Buffer.from([0x00, 0x01, 0x02, 0x03])); // not PNG bytes
     ws.write('lib.zip', 'PK');
-    for (const rel of ['bin/data', 'img/logo.png', 'lib.zip']) {
+    ws.write('font.woff2', 'wOF2');
+    for (const rel of ['bin/data', 'img/logo.png', 'lib.zip', 'font.woff2']) {
       const result = await read({ file_path: rel });
       expect(result.error).toBeUndefined();
       expect(text(result)).toBe(`Cannot display content of binary file: ${rel}`);
     }
+  });
+
+  describe('media files', () => {
+    const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(16, 7)]);
+    const media: [string, Buffer, string, string][] = [
+      ['img/logo.png', PNG, 'image/png', 'image'],
+      ['photo.JPG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), 'image/jpeg', 'image'],
+      ['anim.gif', Buffer.from('GIF89a\x01\x00'), 'image/gif', 'image'],
+      ['pic.webp', Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 '), 'image/webp', 'image'],
+      ['old.bmp', Buffer.from('BM\x00\x00\x00'), 'image/bmp', 'image'],
+      ['doc.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\n'), 'application/pdf', 'PDF'],
+      ['voice.mp3', Buffer.from('ID3\x04\x00'), 'audio/mpeg', 'audio'],
+      ['beep.wav', Buffer.from('RIFF\x10\x00\x00\x00WAVEfmt '), 'audio/wav', 'audio'],
+      ['clip.mp4', Buffer.from('\x00\x00\x00\x18ftypmp42'), 'video/mp4', 'video'],
+    ];
+
+    it.each(media)(
+      'returns %s as inline data after a short text part',
+      async (rel, bytes, mimeType, noun) => {
+        ws.write(rel, bytes);
+        const result = await read({ file_path: rel });
+        expect(result.error).toBeUndefined();
+        expect(result.llmContent).toEqual([
+          { text: `Content of ${noun} file ${rel} (${mimeType}, ${bytes.length} bytes) is attached.` },
+          { inlineData: { mimeType, data: bytes.toString('base64') } },
+        ]);
+        expect(result.returnDisplay).toBe(`Read ${noun} file: ${rel}`);
+      },
+    );
+
+    it('reads a text file with a media extension (e.g. a Git LFS pointer) as text', async () => {
+      const pointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12345\n';
+      ws.write('assets/hero.png', pointer);
+      expect(text(await read({ file_path: 'assets/hero.png' }))).toBe(pointer.trimEnd());
+    });
+
+    it('refuses media over the inline limit', async () => {
+      const path = ws.write('big.png', PNG);
+      truncateSync(path, 11 * 1024 * 1024); // sparse
+      const result = await read({ file_path: 'big.png' });
+      expect(result.error).toEqual({
+        type: 'file_too_large',
+        message: `File size exceeds the 10MB limit for image files: ${path} (11.00MB)`,
+      });
+    });
+  });
+
+  describe('ignore files', () => {
+    it('refuses paths .gitignore, .geminiignore or .kodoignore exclude, at validation', () => {
+      ws.write('.gitignore', 'dist/\n.env\n');
+      ws.write('.geminiignore', 'private.md\n');
+      ws.write('.kodoignore', 'notes/\n');
+      for (const rel of ['dist/bundle.js', '.env', 'private.md', 'notes/todo.txt', 'sub/.env']) {
+        ws.write(rel, 'x');
+        expect(buildError(readFileTool, { file_path: rel }, ws.ctx)).toEqual({
+          type: 'invalid_tool_params',
+          message: `File path '${join(ws.root, rel)}' is ignored by configured ignore patterns.`,
+        });
+      }
+      ws.write('ok.md', 'fine');
+      expect(buildError(readFileTool, { file_path: 'ok.md' }, ws.ctx)).toBeUndefined();
+    });
+
+    it("obeys the repository's rules when the workspace is inside one", async () => {
+      ws.write('.gitignore', 'secret/\n');
+      ws.write('.git/HEAD', 'ref: refs/heads/main\n');
+      ws.write('app/secret/key.txt', 'k');
+      ws.write('app/readme.txt', 'hello');
+      const ctx = { ...ws.ctx, workspace: new Workspace({ roots: [join(ws.root, 'app')] }) };
+      expect(buildError(readFileTool, { file_path: 'secret/key.txt' }, ctx)?.message).toContain(
+        'is ignored by configured ignore patterns.',
+      );
+      expect(text(await runTool(readFileTool, { file_path: 'readme.txt' }, ctx))).toBe('hello');
+    });
   });
 
   it('treats .ts as text and small SVG as text, large SVG not', async () => {

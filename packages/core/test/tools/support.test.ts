@@ -11,7 +11,7 @@ import { decodeText, encodeText, looksBinary, splitLines, writeErrorType } from 
 import { IgnoreFilter } from '../../src/tools/ignore-filter';
 
 describe('builtinTools', () => {
-  it('offers the seven tools with their names, kinds and parameters', () => {
+  it('offers the built-in tools with their names, kinds and parameters', () => {
     const tools = builtinTools();
     expect(tools.map((t) => [t.name, t.kind])).toEqual([
       ['read_file', 'read'],
@@ -21,6 +21,12 @@ describe('builtinTools', () => {
       ['glob', 'search'],
       ['grep_search', 'search'],
       ['run_shell_command', 'execute'],
+      ['list_background_processes', 'read'],
+      ['read_background_output', 'read'],
+      ['web_fetch', 'fetch'],
+      ['google_web_search', 'search'],
+      ['save_memory', 'edit'],
+      ['write_todos', 'other'],
     ]);
     const schema = (name: string) => tools.find((t) => t.name === name)!.declaration().parametersJsonSchema;
     expect(schema('read_file')).toMatchObject({
@@ -70,14 +76,15 @@ describe('file-text', () => {
 describe('file-kind', () => {
   it('classifies by extension, then content', () => {
     const text = Buffer.from('hello');
-    expect(classifyFile('a.ts', Buffer.from([0]))).toBe('text');
-    expect(classifyFile('a.PNG', text)).toBe('image');
-    expect(classifyFile('a.pdf', text)).toBe('pdf');
-    expect(classifyFile('a.mp3', text)).toBe('audio');
-    expect(classifyFile('a.svg', text)).toBe('svg');
-    expect(classifyFile('a.exe', text)).toBe('binary');
-    expect(classifyFile('noext', Buffer.from([1, 0, 2]))).toBe('binary');
-    expect(classifyFile('noext', text)).toBe('text');
+    const kind = (path: string, head: Buffer) => classifyFile(path, head).kind;
+    expect(kind('a.ts', Buffer.from([0]))).toBe('text');
+    expect(kind('a.PNG', Buffer.from('89504e470d0a1a0a', 'hex'))).toBe('image');
+    expect(kind('a.pdf', Buffer.from('%PDF-1.4'))).toBe('pdf');
+    expect(kind('a.mp3', Buffer.from('ID3'))).toBe('audio');
+    expect(kind('a.svg', text)).toBe('svg');
+    expect(kind('a.exe', text)).toBe('binary');
+    expect(kind('noext', Buffer.from([1, 0, 2]))).toBe('binary');
+    expect(kind('noext', text)).toBe('text');
   });
 });
 

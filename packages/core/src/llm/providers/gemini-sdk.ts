@@ -192,6 +192,10 @@ export class SdkGeminiContentGenerator implements ContentGenerator {
         },
       ];
     }
+    if (request.builtinTools && request.builtinTools.length > 0) {
+      const builtins = request.builtinTools.map((tool) => ({ [tool]: {} }));
+      config.tools = [...(config.tools ?? []), ...builtins];
+    }
     const generation = request.config;
     if (generation?.temperature !== undefined) config.temperature = generation.temperature;
     if (generation?.topP !== undefined) config.topP = generation.topP;

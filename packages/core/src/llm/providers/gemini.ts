@@ -91,6 +91,11 @@ export function toGeminiRequestBody(request: GenerateRequest): Record<string, un
       },
     ];
   }
+  // Server-side tools go as their own entries: `{googleSearch: {}}`, `{urlContext: {}}`.
+  if (request.builtinTools && request.builtinTools.length > 0) {
+    const builtins = request.builtinTools.map((tool) => ({ [tool]: {} }));
+    body.tools = [...((body.tools as unknown[] | undefined) ?? []), ...builtins];
+  }
   const generationConfig = toGenerationConfig(request.config);
   if (generationConfig) body.generationConfig = generationConfig;
   return body;

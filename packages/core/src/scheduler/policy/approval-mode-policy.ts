@@ -4,9 +4,10 @@ import type { ApprovalMode, PolicyChecker, PolicyCheckInput, PolicyCheckResult }
 const EDIT_KINDS = new Set(['edit', 'delete', 'move']);
 
 /**
- * The built-in rules of each approval mode: read-only tools run; `auto_edit` also lets edits run;
- * `yolo` lets everything run; anything else asks. "Allow always" adds a per-tool session rule (for
- * the shell, per root command). The TOML policy engine layers user rules over these.
+ * A minimal checker by tool kind, for embedders and tests that pass no policy to `Session`:
+ * read-only tools run; `auto_edit` also lets edits run; `yolo` lets everything run; anything else
+ * asks. "Allow always" adds a per-tool session rule (for the shell, per root command). The CLI
+ * uses `PolicyEngine` (built-in rules, TOML policy files, settings) instead.
  */
 export class ApprovalModePolicy implements PolicyChecker {
   private readonly sessionAllowedTools = new Set<string>();

@@ -5,9 +5,17 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 
 
 export type PolicyDecision = 'allow' | 'deny' | 'ask_user';
 
-export interface PolicyCheckInput {
+/** What a policy knows of a tool without its arguments (enough to decide whether to declare it). */
+export interface PolicyToolInfo {
   name: string;
   kind: ToolKind;
+  /** The MCP server the tool comes from; otherwise parsed from an `mcp_<server>_<tool>` name. */
+  serverName?: string;
+  /** The tool's annotations (MCP `readOnlyHint` and the like), matched by `toolAnnotations`. */
+  annotations?: Record<string, unknown>;
+}
+
+export interface PolicyCheckInput extends PolicyToolInfo {
   args: Record<string, unknown>;
 }
 
@@ -17,12 +25,25 @@ export interface PolicyCheckResult {
   denyMessage?: string;
 }
 
+export interface PolicyContext {
+  mode: ApprovalMode;
+  /** A person can answer confirmations; without one an `ask_user` decision becomes a denial. */
+  interactive: boolean;
+}
+
 /** Decides whether a tool call may run, must be confirmed, or is refused. */
 export interface PolicyChecker {
-  check(call: PolicyCheckInput, context: { mode: ApprovalMode; interactive: boolean }): PolicyCheckResult;
+  /** May be asynchronous: checking a shell command loads the shell parser on first use. */
+  check(call: PolicyCheckInput, context: PolicyContext): PolicyCheckResult | Promise<PolicyCheckResult>;
   /**
    * "Allow always" from a confirmation: allow calls like this one for the rest of the session,
-   * and with `save` from now on (the user's policy file).
+   * and with `save` from now on (the user's policy file). `mode` is the approval mode the
+   * person answered in: the rule holds in it and in the more permissive modes.
    */
-  allowForSession(call: PolicyCheckInput, options?: { save?: boolean }): void;
+  allowForSession(call: PolicyCheckInput, options?: { save?: boolean; mode?: ApprovalMode }): void;
+  /**
+   * True when every call of this tool would be denied whatever its arguments: such tools are
+   * left out of the declarations sent to the model (and a call to one is answered "not found").
+   */
+  isToolHidden?(tool: PolicyToolInfo, context: PolicyContext): boolean;
 }

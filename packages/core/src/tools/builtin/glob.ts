@@ -26,7 +26,7 @@ const parameters = z.object({
   respect_gemini_ignore: z
     .boolean()
     .optional()
-    .describe('Leave out files .geminiignore excludes (default true).'),
+    .describe('Leave out files .geminiignore or .kodoignore excludes (default true).'),
 });
 
 type Params = z.infer<typeof parameters>;
@@ -38,7 +38,7 @@ export const globTool = defineTool({
   description:
     'Finds files whose paths match a glob pattern and returns their absolute paths: files changed in the ' +
     'last 24 hours first (newest first), then the rest alphabetically. Skips node_modules, .git and ' +
-    'files excluded by .gitignore.',
+    'files excluded by .gitignore, .geminiignore or .kodoignore.',
   parameters,
   validate: validateGlob,
   describe: (params, ctx) =>
@@ -146,9 +146,9 @@ async function withMtimes(paths: string[]): Promise<Found[]> {
 /** Files changed within the last 24 h first, newest first; then everything else by path. */
 export function sortByRecency(files: Found[], now: number): Found[] {
   const recent = files.filter((f) => now - f.mtimeMs < RECENT_MS).sort((a, b) => b.mtimeMs - a.mtimeMs);
-  const older = files
-    .filter((f) => now - f.mtimeMs >= RECENT_MS)
-    .sort((a, b) => a.path.localeCompare(b.path));
+  // A collator compares like localeCompare, many times faster on tens of thousands of paths.
+  const byPath = new Intl.Collator().compare;
+  const older = files.filter((f) => now - f.mtimeMs >= RECENT_MS).sort((a, b) => byPath(a.path, b.path));
   return [...recent, ...older];
 }
 

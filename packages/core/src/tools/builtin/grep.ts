@@ -1,16 +1,17 @@
 import { statSync } from 'node:fs';
-import { basename, relative, sep } from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
 import { type GrepBackend, type GrepMatch, queryRegExp } from '../grep/backend';
-import { JsGrepBackend } from '../grep/js-backend';
+import { type ContextWindow, withContext } from '../grep/context';
+import { formatGrepReport } from '../grep/format';
+import { autoGrepBackends, type GrepBackendChoice } from '../grep/select';
 import { failure, failureFrom } from '../results';
 import type { Tool, ToolContext, ToolError, ToolResult } from '../tool';
 import { isInside } from '../workspace';
 
 export const DEFAULT_TOTAL_MAX_MATCHES = 100;
-const SEARCH_TIMEOUT_MS = 30_000;
-const MAX_LINE_LENGTH = 2000;
+/** Reference §3.6: searches stop after 30 s unless a longer timeout is configured. */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
 
 const parameters = z.object({
   pattern: z.string().describe("Regular expression to search file contents for, e.g. 'function\\s+\\w+'."),
@@ -31,10 +32,13 @@ const parameters = z.object({
     .boolean()
     .optional()
     .describe('Treat pattern as a literal string, not a regular expression.'),
+  context: z.number().int().min(0).optional().describe('Lines to show before and after each match.'),
+  after: z.number().int().min(0).optional().describe('Lines to show after each match (overrides context).'),
+  before: z.number().int().min(0).optional().describe('Lines to show before each match (overrides context).'),
   no_ignore: z
     .boolean()
     .optional()
-    .describe('Also search files that .gitignore and the default excludes skip.'),
+    .describe('Also search files that .gitignore, .geminiignore/.kodoignore and the default excludes skip.'),
   max_matches_per_file: z
     .number()
     .int()
@@ -51,16 +55,27 @@ const parameters = z.object({
 
 type Params = z.infer<typeof parameters>;
 
-/** `grep_search` over the given backend (the pure-JS one unless another is passed). */
-export function createGrepTool(backend: GrepBackend = new JsGrepBackend()): Tool {
+export interface GrepToolOptions {
+  /** A fixed backend, or how to choose one per call. Default: ripgrep → git grep → JavaScript. */
+  backend?: GrepBackend | GrepBackendChoice;
+  /** Search timeout (`tools` settings may raise it). Default 30 s. */
+  timeoutMs?: number;
+}
+
+/** `grep_search`; each tool instance remembers which ripgrep binary works. */
+export function createGrepTool(options: GrepToolOptions = {}): Tool {
+  const backend = options.backend ?? autoGrepBackends();
+  const choice: GrepBackendChoice = 'search' in backend ? { pick: async () => backend } : backend;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
   return defineTool({
     name: 'grep_search',
     displayName: 'SearchText',
     kind: 'search',
     description:
       'Searches file contents for a regular expression and returns the matching lines with their files ' +
-      'and line numbers (at most 100 matches unless total_max_matches says otherwise). Skips binary ' +
-      'files, node_modules, .git and files excluded by .gitignore.',
+      'and line numbers (at most 100 matches unless total_max_matches says otherwise). When only 1-3 ' +
+      'lines match, the lines around them are shown too. Skips binary files, node_modules, .git and ' +
+      'files excluded by .gitignore, .geminiignore or .kodoignore.',
     parameters,
     validate: validateGrep,
     describe(params, ctx) {
@@ -71,7 +86,7 @@ export function createGrepTool(backend: GrepBackend = new JsGrepBackend()): Tool
       return `'${params.pattern}'${where}${filter}`;
     },
     locations: (params, ctx) => [ctx.workspace.absolute(params.dir_path ?? '.')],
-    execute: (params, ctx, options) => grepExecute(backend, params, ctx, options.signal),
+    execute: (params, ctx, { signal }) => grepExecute({ params, ctx, signal, choice, timeoutMs }),
   });
 }
 
@@ -105,19 +120,24 @@ function validateGrep(params: Params, ctx: ToolContext): ToolError | undefined {
   return undefined;
 }
 
-async function grepExecute(
-  backend: GrepBackend,
-  params: Params,
-  ctx: ToolContext,
-  signal: AbortSignal,
-): Promise<ToolResult> {
+interface GrepCall {
+  params: Params;
+  ctx: ToolContext;
+  signal: AbortSignal;
+  choice: GrepBackendChoice;
+  timeoutMs: number;
+}
+
+async function grepExecute({ params, ctx, signal, choice, timeoutMs }: GrepCall): Promise<ToolResult> {
   const resolved = ctx.workspace.resolvePath(params.dir_path ?? '.');
   if (!resolved.ok) return failureFrom(resolved.error);
   const searchPath = resolved.path;
   const maxTotal = params.total_max_matches ?? DEFAULT_TOTAL_MAX_MATCHES;
-  const timeout = AbortSignal.timeout(SEARCH_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const searchSignal = AbortSignal.any([signal, timeout]);
   let matches: GrepMatch[];
   try {
+    const backend = await choice.pick({ searchPath, env: ctx.env, signal: searchSignal });
     matches = await backend.search({
       searchPath,
       workspaceRoot: ctx.workspace.roots.find((root) => isInside(root, searchPath)) ?? searchPath,
@@ -130,69 +150,41 @@ async function grepExecute(
       maxTotal,
       // With names_only one match proves a file matches; reading on would only cost time.
       maxPerFile: params.names_only ? 1 : params.max_matches_per_file,
-      signal: AbortSignal.any([signal, timeout]),
+      env: ctx.env,
+      signal: searchSignal,
     });
   } catch (error) {
     if (timeout.aborted && !signal.aborted) {
-      const message = `Operation timed out after ${SEARCH_TIMEOUT_MS}ms. In large repositories, consider narrowing your search scope by specifying a 'dir_path' or an 'include_pattern'.`;
+      const message = `Operation timed out after ${timeoutMs}ms. In large repositories, consider narrowing your search scope by specifying a 'dir_path' or an 'include_pattern'.`;
       return failure('grep_execution_error', message);
     }
     // Reported as an ordinary result (reference §3.6): the model reads it and can try again.
     const text = `Error during grep search operation: ${errorMessage(error)}`;
     return { llmContent: text, returnDisplay: text };
   }
-  return formatMatches(params, searchPath, matches, maxTotal);
+  const window = params.names_only ? { before: 0, after: 0 } : contextWindow(params, matches.length);
+  return formatGrepReport({
+    pattern: params.pattern,
+    dirLabel: params.dir_path ?? '.',
+    include: params.include_pattern,
+    searchPath,
+    maxTotal,
+    namesOnly: params.names_only ?? false,
+    matchCount: matches.length,
+    lines: await withContext(matches, window, signal),
+  });
 }
 
-function formatMatches(
-  params: Params,
-  searchPath: string,
-  matches: GrepMatch[],
-  maxTotal: number,
-): ToolResult {
-  const header = `for pattern "${params.pattern}" in path "${params.dir_path ?? '.'}"`;
-  const filter = params.include_pattern ? ` (filter: "${params.include_pattern}")` : '';
-  if (matches.length === 0) {
-    return { llmContent: `No matches found ${header}${filter}.`, returnDisplay: 'No matches found' };
+/**
+ * Explicit `context`/`before`/`after` (the latter two win, as in grep), or, when none was given
+ * and only 1-3 lines matched, automatic context: a few hits are most useful with their
+ * surroundings, and the model is spared a read_file call.
+ */
+function contextWindow(params: Params, matchCount: number): ContextWindow {
+  if (params.context !== undefined || params.before !== undefined || params.after !== undefined) {
+    return { before: params.before ?? params.context ?? 0, after: params.after ?? params.context ?? 0 };
   }
-  const limited =
-    matches.length >= maxTotal ? ` (results limited to ${maxTotal} matches for performance)` : '';
-  const byFile = new Map<string, GrepMatch[]>();
-  for (const match of matches) {
-    const rel = displayPath(searchPath, match.filePath);
-    byFile.set(rel, [...(byFile.get(rel) ?? []), match]);
-  }
-  if (params.names_only) {
-    const files = [...byFile.keys()].sort();
-    return {
-      llmContent: `Found ${files.length} files with matches ${header}${filter}${limited}:\n${files.join('\n')}`,
-      returnDisplay: `Found ${files.length} file(s) with matches`,
-    };
-  }
-  const noun = matches.length === 1 ? 'match' : 'matches';
-  let text = `Found ${matches.length} ${noun} ${header}${filter}${limited}:\n---\n`;
-  for (const [file, fileMatches] of byFile) {
-    text += `File: ${file}\n`;
-    for (const match of fileMatches) text += `L${match.lineNumber}: ${cutLine(match.line)}\n`;
-    text += '---\n';
-  }
-  return {
-    llmContent: text.trimEnd(),
-    returnDisplay: `Found ${matches.length} ${noun}${limited ? ' (limited)' : ''}`,
-  };
-}
-
-/** Path relative to the searched directory, with `/` separators; the name when a file was searched. */
-function displayPath(searchPath: string, filePath: string): string {
-  if (filePath === searchPath) return basename(filePath);
-  return relative(searchPath, filePath).split(sep).join('/');
-}
-
-/** Cut at 2000 characters (code points, so no emoji is split in half). */
-function cutLine(line: string): string {
-  if (line.length <= MAX_LINE_LENGTH) return line;
-  const chars = Array.from(line);
-  return chars.length <= MAX_LINE_LENGTH
-    ? line
-    : `${chars.slice(0, MAX_LINE_LENGTH).join('')}... [truncated]`;
+  if (matchCount === 1) return { before: 50, after: 50 };
+  if (matchCount >= 2 && matchCount <= 3) return { before: 15, after: 15 };
+  return { before: 0, after: 0 };
 }

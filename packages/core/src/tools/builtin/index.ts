@@ -1,21 +1,47 @@
 import type { Tool } from '../tool';
 import { globTool } from './glob';
+import { googleWebSearchTool } from './google-web-search';
 import { createGrepTool } from './grep';
+import { listBackgroundProcessesTool } from './list-background-processes';
 import { listDirectoryTool } from './list-directory';
+import { readBackgroundOutputTool } from './read-background-output';
 import { readFileTool } from './read-file';
 import { replaceTool } from './replace';
+import { saveMemoryTool } from './save-memory';
 import { shellTool } from './shell';
+import { createWebFetchTool } from './web-fetch';
 import { writeFileTool } from './write-file';
+import { writeTodosTool } from './write-todos';
 
 export { globTool } from './glob';
+export { googleWebSearchTool } from './google-web-search';
 export { createGrepTool, DEFAULT_TOTAL_MAX_MATCHES, grepTool } from './grep';
+export { listBackgroundProcessesTool } from './list-background-processes';
 export { listDirectoryTool } from './list-directory';
+export { DEFAULT_BACKGROUND_LINES, readBackgroundOutputTool } from './read-background-output';
 export { DEFAULT_MAX_LINES, MAX_LINE_LENGTH, readFileTool } from './read-file';
 export { replaceTool } from './replace';
+export { saveMemoryTool } from './save-memory';
 export { MAX_SHELL_OUTPUT_CHARS, rootCommands, shellTool } from './shell';
+export { createWebFetchTool, WEB_FETCH_LIMITS, type WebFetchToolOptions } from './web-fetch';
 export { writeFileTool } from './write-file';
+export { writeTodosTool } from './write-todos';
 
-/** The built-in tools every session starts with (a fresh grep backend per call). */
+/** The built-in tools every session starts with (a fresh grep backend and web_fetch rate limit per call). */
 export function builtinTools(): Tool[] {
-  return [readFileTool, writeFileTool, replaceTool, listDirectoryTool, globTool, createGrepTool(), shellTool];
+  return [
+    readFileTool,
+    writeFileTool,
+    replaceTool,
+    listDirectoryTool,
+    globTool,
+    createGrepTool(),
+    shellTool,
+    listBackgroundProcessesTool,
+    readBackgroundOutputTool,
+    createWebFetchTool(),
+    googleWebSearchTool,
+    saveMemoryTool,
+    writeTodosTool,
+  ];
 }

@@ -22,7 +22,7 @@ const parameters = z.object({
       respect_gemini_ignore: z
         .boolean()
         .optional()
-        .describe('Leave out entries .geminiignore excludes (default true).'),
+        .describe('Leave out entries .geminiignore or .kodoignore excludes (default true).'),
     })
     .optional()
     .describe('Which ignore files to obey.'),
@@ -36,7 +36,8 @@ export const listDirectoryTool = defineTool({
   kind: 'search',
   description:
     'Lists the files and subdirectories directly inside a directory (not recursive), directories first, ' +
-    'with file sizes. Entries excluded by .gitignore or the ignore patterns are left out and counted.',
+    'with file sizes. Entries excluded by .gitignore, .geminiignore/.kodoignore or the ignore patterns ' +
+    'are left out and counted.',
   parameters,
   validate(params, ctx) {
     const resolved = ctx.workspace.resolvePath(params.dir_path);
@@ -78,12 +79,13 @@ async function listExecute(params: Params, ctx: ToolContext): Promise<ToolResult
   const isExcluded = exclusionTest(params, ctx, abs);
   const entries: Entry[] = [];
   let ignoredCount = 0;
-  for (const name of names) {
-    const entry = await describeEntry(abs, name);
+  for (const entry of await describeEntries(abs, names)) {
     if (isExcluded(entry)) ignoredCount++;
     else entries.push(entry);
   }
-  entries.sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || a.name.localeCompare(b.name));
+  // A collator compares like localeCompare but many times faster on large directories.
+  const byName = new Intl.Collator().compare;
+  entries.sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || byName(a.name, b.name));
 
   const lines = entries.map((e) => (e.isDirectory ? `[DIR] ${e.name}` : `${e.name} (${e.size} bytes)`));
   let text = `Directory listing for ${abs}:\n${lines.join('\n')}`;
@@ -92,11 +94,26 @@ async function listExecute(params: Params, ctx: ToolContext): Promise<ToolResult
   return { llmContent: text, returnDisplay: display };
 }
 
-/** Follows symlinks for the kind and size; a dangling link is listed as a (link-sized) file. */
-async function describeEntry(dir: string, name: string): Promise<Entry> {
+/** Entries stat'ed at once (bounded so a huge directory does not exhaust file descriptors). */
+const STAT_BATCH = 64;
+
+async function describeEntries(dir: string, names: string[]): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  for (let i = 0; i < names.length; i += STAT_BATCH) {
+    const batch = await Promise.all(names.slice(i, i + STAT_BATCH).map((name) => describeEntry(dir, name)));
+    for (const entry of batch) if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
+/**
+ * Follows symlinks for the kind and size; a dangling link is listed as a (link-sized) file. An
+ * entry deleted since the directory was read is left out.
+ */
+async function describeEntry(dir: string, name: string): Promise<Entry | undefined> {
   const full = join(dir, name);
-  const info = await stat(full).catch(() => lstat(full));
-  return { name, isDirectory: info.isDirectory(), size: info.size };
+  const info = await stat(full).catch(() => lstat(full).catch(() => undefined));
+  return info && { name, isDirectory: info.isDirectory(), size: info.size };
 }
 
 function exclusionTest(params: Params, ctx: ToolContext, dir: string): (entry: Entry) => boolean {

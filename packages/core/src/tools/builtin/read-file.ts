@@ -1,17 +1,26 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
-import { classifyFile, type FileKind } from '../file-kind';
+import { classifyFile, type MediaKind } from '../file-kind';
 import { decodeText, readFileHead, splitLines } from '../file-text';
+import { IgnoreFilter } from '../ignore-filter';
 import { errnoCode, failure, failureFrom } from '../results';
-import type { ToolContext, ToolResult } from '../tool';
+import type { ToolContext, ToolError, ToolResult } from '../tool';
+import { isInside } from '../workspace';
 
 /** Lines returned when the model gives no `end_line` (reference §3.1). */
 export const DEFAULT_MAX_LINES = 2000;
 /** Longer lines are cut so one minified line cannot flood the context. */
 export const MAX_LINE_LENGTH = 2000;
-const MAX_FILE_BYTES = 20 * 1024 * 1024;
-const MAX_SVG_BYTES = 1024 * 1024;
+const MEGABYTE = 1024 * 1024;
+const MAX_FILE_BYTES = 20 * MEGABYTE;
+const MAX_SVG_BYTES = MEGABYTE;
+/**
+ * Media larger than this is refused: inline data travels base64-encoded (4/3 the size) inside
+ * one request, and an oversized request fails every later turn of the session, not just this
+ * call. 10 MB leaves room for the rest of the conversation under the API's 20 MB request limit.
+ */
+export const MAX_INLINE_MEDIA_BYTES = 10 * MEGABYTE;
 const LINE_CUT_SUFFIX = '... [truncated]';
 
 const parameters = z.object({
@@ -39,7 +48,8 @@ export const readFileTool = defineTool({
   description:
     'Reads a file and returns its text. Long files are returned 2000 lines at a time: the output then ' +
     "says which lines it shows and how to read more with 'start_line' and 'end_line'. Lines longer than " +
-    '2000 characters are cut. Binary files are not shown.',
+    '2000 characters are cut. Images (PNG, JPEG, GIF, WEBP, BMP), PDF, audio and video files are ' +
+    'returned as attachments; other binary files are not shown.',
   parameters,
   validate(params, ctx) {
     if (params.file_path.trim() === '') {
@@ -53,7 +63,8 @@ export const readFileTool = defineTool({
       return { type: 'invalid_tool_params', message: 'start_line cannot be greater than end_line' };
     }
     const resolved = ctx.workspace.resolvePath(params.file_path);
-    return resolved.ok ? undefined : resolved.error;
+    if (!resolved.ok) return resolved.error;
+    return ignoredPathError(resolved.path, ctx);
   },
   describe(params, ctx) {
     const path = ctx.workspace.display(ctx.workspace.absolute(params.file_path));
@@ -80,17 +91,23 @@ async function readFileExecute(params: Params, ctx: ToolContext): Promise<ToolRe
     return readError(abs, error);
   }
   if (size > MAX_FILE_BYTES) {
-    const megabytes = (size / (1024 * 1024)).toFixed(2);
+    const megabytes = (size / MEGABYTE).toFixed(2);
     return failure('file_too_large', `File size exceeds the 20MB limit: ${abs} (${megabytes}MB)`);
   }
 
   const rel = ctx.workspace.display(abs);
   try {
-    const kind = classifyFile(abs, await readFileHead(abs));
+    const { kind, mimeType } = classifyFile(abs, await readFileHead(abs));
     if (kind === 'svg' && size > MAX_SVG_BYTES) {
       return plain(`Cannot display content of SVG file larger than 1MB: ${rel}`);
     }
-    if (kind !== 'text' && kind !== 'svg') return mediaResult(kind, rel);
+    if (kind === 'binary') return plain(`Cannot display content of binary file: ${rel}`);
+    if (kind !== 'text' && kind !== 'svg') {
+      return await mediaResult(
+        { kind, mimeType: mimeType ?? 'application/octet-stream', size },
+        { abs, rel },
+      );
+    }
     const { text } = decodeText(await readFile(abs));
     return textResult(text, params, { abs, rel });
   } catch (error) {
@@ -99,11 +116,40 @@ async function readFileExecute(params: Params, ctx: ToolContext): Promise<ToolRe
 }
 
 /**
- * Images, PDF, audio and video will be returned to the model as inline data (a later change);
- * until then they are reported like any other binary file.
+ * A path the ignore files exclude is refused, as in Gemini CLI (reference §3.1), so the model
+ * does not read what the project marked as off limits (generated output, `.env` secrets…).
  */
-function mediaResult(_kind: Exclude<FileKind, 'text' | 'svg'>, rel: string): ToolResult {
-  return plain(`Cannot display content of binary file: ${rel}`);
+function ignoredPathError(abs: string, ctx: ToolContext): ToolError | undefined {
+  const root = ctx.workspace.roots.find((candidate) => isInside(candidate, abs));
+  if (root === undefined) return undefined; // The project temp dir has no ignore files.
+  const filter = new IgnoreFilter({ workspaceRoot: root, respectGitIgnore: true, respectGeminiIgnore: true });
+  if (!filter.isIgnored(abs, false)) return undefined;
+  return {
+    type: 'invalid_tool_params',
+    message: `File path '${abs}' is ignored by configured ignore patterns.`,
+  };
+}
+
+/** Images, PDF, audio and video go to the model as inline data after a one-line description. */
+async function mediaResult(
+  file: { kind: MediaKind; mimeType: string; size: number },
+  paths: { abs: string; rel: string },
+): Promise<ToolResult> {
+  if (file.size > MAX_INLINE_MEDIA_BYTES) {
+    const megabytes = (file.size / MEGABYTE).toFixed(2);
+    const limit = MAX_INLINE_MEDIA_BYTES / MEGABYTE;
+    const message = `File size exceeds the ${limit}MB limit for ${file.kind} files: ${paths.abs} (${megabytes}MB)`;
+    return failure('file_too_large', message);
+  }
+  const data = (await readFile(paths.abs)).toString('base64');
+  const noun = file.kind === 'pdf' ? 'PDF' : file.kind;
+  return {
+    llmContent: [
+      { text: `Content of ${noun} file ${paths.rel} (${file.mimeType}, ${file.size} bytes) is attached.` },
+      { inlineData: { mimeType: file.mimeType, data } },
+    ],
+    returnDisplay: `Read ${noun} file: ${paths.rel}`,
+  };
 }
 
 function textResult(text: string, params: Params, paths: { abs: string; rel: string }): ToolResult {

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
 import { diffStat, unifiedDiff, updatedSnippet } from '../diff';
-import { findMatches, type MatchOutcome } from '../edit/find-matches';
+import { findMatchesAmong, type MatchOutcome, type StringPair } from '../edit/find-matches';
+import { EDIT_FIX_TIMEOUT_MS, EditFixer } from '../edit/llm-fixer';
 import { findPlaceholders } from '../edit/placeholders';
+import { isJsonLikePath, unescapedPairs } from '../edit/unescape';
 import {
   defaultLineEnding,
   type ExistingText,
@@ -14,7 +16,7 @@ import {
   writeTextFile,
 } from '../file-text';
 import { errnoCode, failure, failureFrom } from '../results';
-import type { ConfirmationDetails, ToolContext, ToolError, ToolResult } from '../tool';
+import type { ConfirmationDetails, Tool, ToolContext, ToolError, ToolResult } from '../tool';
 
 const parameters = z.object({
   file_path: z
@@ -38,21 +40,35 @@ const parameters = z.object({
 
 type Params = z.infer<typeof parameters>;
 
-export const replaceTool = defineTool({
-  name: 'replace',
-  displayName: 'Edit',
-  kind: 'edit',
-  description:
-    'Replaces text in a file. old_string must match the file exactly (read the file first) and occur ' +
-    'exactly once unless allow_multiple is true. With an empty old_string and a file that does not ' +
-    'exist yet, creates the file with new_string. The user may be asked to approve the change.',
-  parameters,
-  validate: validateEdit,
-  describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
-  locations: (params, ctx) => [ctx.workspace.absolute(params.file_path)],
-  confirmationDetails: editConfirmation,
-  execute: (params, ctx) => editExecute(params, ctx),
-});
+interface EditDeps {
+  signal: AbortSignal;
+  fixer: EditFixer;
+}
+
+/**
+ * The `replace` tool. Each instance keeps the LLM fixer's answers for its own invocations (see
+ * `EditFixer`); tests make their own instance to choose the fixer's timeout.
+ */
+export function createReplaceTool(options: { fixTimeoutMs?: number } = {}): Tool {
+  const fixer = new EditFixer(options.fixTimeoutMs ?? EDIT_FIX_TIMEOUT_MS);
+  return defineTool({
+    name: 'replace',
+    displayName: 'Edit',
+    kind: 'edit',
+    description:
+      'Replaces text in a file. old_string must match the file exactly (read the file first) and occur ' +
+      'exactly once unless allow_multiple is true. With an empty old_string and a file that does not ' +
+      'exist yet, creates the file with new_string. The user may be asked to approve the change.',
+    parameters,
+    validate: validateEdit,
+    describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
+    locations: (params, ctx) => [ctx.workspace.absolute(params.file_path)],
+    confirmationDetails: (params, ctx, signal) => editConfirmation(params, ctx, { signal, fixer }),
+    execute: (params, ctx, execution) => editExecute(params, ctx, { signal: execution.signal, fixer }),
+  });
+}
+
+export const replaceTool = createReplaceTool();
 
 function validateEdit(params: Params, ctx: ToolContext): ToolError | undefined {
   if (params.file_path.trim() === '') {
@@ -83,7 +99,11 @@ interface PreparedEdit {
 }
 
 /** Reads the file and computes the edit, or the error the model should see (reference §3.3). */
-async function prepareEdit(params: Params, ctx: ToolContext): Promise<PreparedEdit | ToolError> {
+async function prepareEdit(
+  params: Params,
+  ctx: ToolContext,
+  deps: EditDeps,
+): Promise<PreparedEdit | ToolError> {
   const resolved = ctx.workspace.resolvePath(params.file_path);
   if (!resolved.ok) return resolved.error;
   const abs = resolved.path;
@@ -108,16 +128,54 @@ async function prepareEdit(params: Params, ctx: ToolContext): Promise<PreparedEd
     return { type: 'attempt_to_create_existing_file', message: `File already exists, cannot create: ${abs}` };
   }
 
-  const match = findMatches({
-    content: existing.text,
-    oldString,
-    newString,
-    allowMultiple: params.allow_multiple ?? false,
-  });
-  const problem = matchProblem(params, match, { oldString, newString, content: existing.text });
+  const content = existing.text;
+  const allowMultiple = params.allow_multiple ?? false;
+  // JSON-like files hold escapes as data: neither unescaping nor the LLM fixer may touch them.
+  const dataFile = isJsonLikePath(abs);
+  const pairs: StringPair[] = [{ oldString, newString }];
+  // The literal strings first; if they are not in the file, over-escaped readings of them (§4.2).
+  if (!dataFile) pairs.push(...unescapedPairs(oldString, newString));
+  let match = findMatchesAmong({ content, allowMultiple, pairs }).outcome;
+
+  if (match.occurrences === 0 && oldString !== newString && ctx.llmEditCorrection && ctx.model && !dataFile) {
+    const fix = await deps.fixer.fixFor(
+      params,
+      ctx.model,
+      {
+        filePath: abs,
+        instruction: params.instruction,
+        oldString,
+        newString,
+        error: noOccurrenceMessage(params.file_path),
+        content,
+      },
+      deps.signal,
+    );
+    if (fix?.kind === 'no_change') {
+      return {
+        type: 'edit_no_change_llm_judgement',
+        message:
+          'A secondary check by an LLM determined that no changes were necessary to fulfill the instruction. ' +
+          `Explanation: ${fix.explanation || '(none given)'}. ` +
+          `Original error with the parameters given: ${noOccurrenceMessage(params.file_path)}`,
+      };
+    }
+    if (fix?.kind === 'corrected') {
+      const pair = { oldString: fix.search, newString: fix.replace };
+      const retry = findMatchesAmong({ content, allowMultiple, pairs: [pair] }).outcome;
+      // Only a proposal that lands in a place of its own counts; otherwise the original error stands.
+      if (retry.newContent !== undefined) match = retry;
+    }
+  }
+
+  const problem = matchProblem(params, match, { oldString, newString, content });
   if (problem) return problem;
   const format = { encoding: existing.encoding, lineEnding: existing.lineEnding };
-  return { abs, isNewFile: false, oldText: existing.text, newText: match.newContent!, match, format };
+  return { abs, isNewFile: false, oldText: content, newText: match.newContent!, match, format };
+}
+
+function noOccurrenceMessage(path: string): string {
+  return `Failed to edit, 0 occurrences found for old_string in ${path}. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.`;
 }
 
 function matchProblem(
@@ -127,10 +185,7 @@ function matchProblem(
 ): ToolError | undefined {
   const path = params.file_path;
   if (match.occurrences === 0) {
-    return {
-      type: 'edit_no_occurrence_found',
-      message: `Failed to edit, 0 occurrences found for old_string in ${path}. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.`,
-    };
+    return { type: 'edit_no_occurrence_found', message: noOccurrenceMessage(path) };
   }
   if (match.newContent === undefined) {
     return {
@@ -153,8 +208,12 @@ function matchProblem(
   return undefined;
 }
 
-async function editConfirmation(params: Params, ctx: ToolContext): Promise<ConfirmationDetails | undefined> {
-  const prepared = await prepareEdit(params, ctx);
+async function editConfirmation(
+  params: Params,
+  ctx: ToolContext,
+  deps: EditDeps,
+): Promise<ConfirmationDetails | undefined> {
+  const prepared = await prepareEdit(params, ctx, deps);
   // Without a diff the scheduler shows a generic prompt; execution then reports the error.
   if ('type' in prepared) return undefined;
   const rel = ctx.workspace.display(prepared.abs);
@@ -167,8 +226,8 @@ async function editConfirmation(params: Params, ctx: ToolContext): Promise<Confi
   };
 }
 
-async function editExecute(params: Params, ctx: ToolContext): Promise<ToolResult> {
-  const prepared = await prepareEdit(params, ctx);
+async function editExecute(params: Params, ctx: ToolContext, deps: EditDeps): Promise<ToolResult> {
+  const prepared = await prepareEdit(params, ctx, deps);
   if ('type' in prepared) return failureFrom(prepared);
   const { abs, oldText, newText } = prepared;
   try {

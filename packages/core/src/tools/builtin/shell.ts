@@ -1,12 +1,28 @@
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
+import { sanitizeEnv } from '../../utils/env';
 import { defineTool } from '../define-tool';
-import { failureFrom } from '../results';
+import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../output-limit';
+import { failure, failureFrom } from '../results';
+import type { BackgroundJob } from '../shell/background-jobs';
+import { OutputCollector } from '../shell/output-collector';
+import { terminateGroup } from '../shell/process-group';
+import { readLogTail } from '../shell/read-log';
 import { type RunCommandResult, runCommand } from '../shell/run-command';
+import { startBackground } from '../shell/start-background';
 import type { ExecuteOptions, ToolContext, ToolError, ToolResult } from '../tool';
 
-/** Output kept for the model; older output is dropped (a head+tail spill file comes later). */
+export { stripAnsi } from '../shell/ansi';
+
+/**
+ * What the model may read from one command when `tools.truncateToolOutputThreshold` is 0 or less
+ * (no cap). Memory must stay bounded whatever the setting, so the shell still cuts there.
+ */
 export const MAX_SHELL_OUTPUT_CHARS = 1024 * 1024;
+/** How long a background command runs before the call returns with its first output. */
+export const DEFAULT_BACKGROUND_DELAY_MS = 200;
 
 const parameters = z.object({
   command: z.string().describe('The exact bash command to run (executed as `bash -c <command>`).'),
@@ -18,6 +34,22 @@ const parameters = z.object({
     .string()
     .optional()
     .describe('Directory to run the command in, inside the workspace. Default: the working directory.'),
+  is_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run the command in the background (servers, watchers, long builds) and return at once with its PID ' +
+        'and first output; read more later with read_background_output. Background commands are stopped ' +
+        'when the session ends.',
+    ),
+  delay_ms: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      `With is_background: milliseconds to let the command run before returning its first output (default ${DEFAULT_BACKGROUND_DELAY_MS}).`,
+    ),
 });
 
 type Params = z.infer<typeof parameters>;
@@ -29,27 +61,36 @@ export const shellTool = defineTool({
   description:
     'Runs a bash command and returns its combined stdout and stderr, the exit code if it is not zero, ' +
     'and the signal if it was killed. The command gets no input (stdin is closed), so avoid interactive ' +
-    'programs. It runs in its own process group and is stopped if it prints nothing for a long time.',
+    'programs. It runs in its own process group and is stopped if it prints nothing for a long time. ' +
+    'Very long output is cut to its beginning and end, and the full text is saved to a file whose path ' +
+    'is given. Use is_background for commands that do not finish on their own, such as servers.',
   parameters,
   validate: validateShell,
   describe(params, ctx) {
     const where = params.dir_path
       ? ` [in ${ctx.workspace.display(ctx.workspace.absolute(params.dir_path))}]`
       : '';
-    const why = params.description ? ` (${params.description.replace(/\n/g, ' ')})` : '';
-    return `${params.command}${where}${why}`;
+    const background = params.is_background ? ' [background]' : '';
+    const why = params.description ? ` (${oneLine(params.description)})` : '';
+    return `${params.command}${where}${background}${why}`;
   },
   locations: (params, ctx) => (params.dir_path ? [ctx.workspace.absolute(params.dir_path)] : []),
   async confirmationDetails(params) {
     return {
       kind: 'exec',
-      title: 'Confirm Shell Command',
+      title: params.description
+        ? `Confirm Shell Command: ${oneLine(params.description)}`
+        : 'Confirm Shell Command',
       command: params.command,
       rootCommands: rootCommands(params.command),
     };
   },
   execute: (params, ctx, options) => shellExecute(params, ctx, options),
 });
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
 
 function validateShell(params: Params, ctx: ToolContext): ToolError | undefined {
   if (params.command.trim() === '')
@@ -78,44 +119,113 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
     if (!resolved.ok) return failureFrom(resolved.error);
     cwd = resolved.path;
   }
+  const prepared = await sandboxed(ctx, { command: params.command, cwd, env: shellEnv(ctx.env) });
+  if (!prepared.ok) return failure('shell_execute_error', prepared.message);
+  const { env, launch } = prepared;
+  if (params.is_background) return backgroundExecute(params, ctx, { cwd, env, launch, signal: options.signal });
+
+  const limit = outputLimit(ctx);
+  const collector = new OutputCollector({
+    limitChars: limit.chars,
+    spillPath: () => (limit.spillDir ? spillFile(limit.spillDir) : undefined),
+  });
   const result = await runCommand({
     command: params.command,
     cwd,
-    env: shellEnv(ctx.env),
+    env,
     signal: options.signal,
     inactivityTimeoutMs: ctx.shellInactivityTimeoutMs,
-    maxOutputChars: MAX_SHELL_OUTPUT_CHARS,
+    sink: collector,
+    launch,
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
   });
-  return formatResult(result, ctx.shellInactivityTimeoutMs);
+  return formatResult(result, collector, {
+    limitChars: limit.chars,
+    timeoutMs: ctx.shellInactivityTimeoutMs,
+  });
 }
 
+type Launch = { file: string; args: string[] };
+
+/**
+ * `bash -c <command>`, wrapped in the session's sandbox when there is one. A sandbox that was asked
+ * for but cannot start is an error the model reads (and the person sees), never a silent fallback.
+ */
+async function sandboxed(
+  ctx: ToolContext,
+  run: { command: string; cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ ok: true; env: NodeJS.ProcessEnv; launch: Launch } | { ok: false; message: string }> {
+  const launch: Launch = { file: 'bash', args: ['-c', run.command] };
+  const sandbox = ctx.shell?.sandbox;
+  if (!sandbox) return { ok: true, env: run.env, launch };
+  const prepared = await sandbox.prepare({ ...launch, cwd: run.cwd, env: run.env });
+  if (!prepared.ok) return { ok: false, message: `Command not run: ${prepared.message}` };
+  return { ok: true, env: prepared.env, launch: { file: prepared.file, args: prepared.args } };
+}
+
+/**
+ * The environment of every command: the context's (already free of credentials; sanitized again
+ * here so no caller can hand a key to a command the model wrote) plus the agent markers.
+ */
 export function shellEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   // GEMINI_CLI too: scripts written for Gemini CLI detect the agent by it.
-  return { ...base, KODO_CLI: '1', GEMINI_CLI: '1', TERM: 'xterm-256color', PAGER: 'cat', GIT_PAGER: 'cat' };
+  return {
+    ...sanitizeEnv(base),
+    KODO_CLI: '1',
+    GEMINI_CLI: '1',
+    TERM: 'xterm-256color',
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+  };
 }
 
-function formatResult(result: RunCommandResult, timeoutMs: number): ToolResult {
-  const output = outputText(result);
+/** The session's cap (the scheduler's), or the default; "no cap" still gets a memory bound. */
+function outputLimit(ctx: ToolContext): { chars: number; spillDir: string | undefined } {
+  const limit = ctx.shell?.outputLimit ?? {
+    thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
+    spillDir: ctx.workspace.tempDir,
+  };
+  return {
+    chars: limit.thresholdChars > 0 ? limit.thresholdChars : MAX_SHELL_OUTPUT_CHARS,
+    spillDir: limit.spillDir,
+  };
+}
+
+/** `<temp>/tool-outputs/run_shell_command_<epoch ms>_<random>.txt` (named like a call id). */
+function spillFile(spillDir: string): string {
+  const suffix = Math.floor(Math.random() * 0x100000000).toString(36);
+  return join(spillDir, 'tool-outputs', `run_shell_command_${Date.now()}_${suffix}.txt`);
+}
+
+async function formatResult(
+  result: RunCommandResult,
+  collector: OutputCollector,
+  options: { limitChars: number; timeoutMs: number },
+): Promise<ToolResult> {
   if (result.endedBy !== 'exit') {
     const head =
       result.endedBy === 'timeout'
-        ? `Command was automatically cancelled because it exceeded the timeout of ${(timeoutMs / 60_000).toFixed(1)} minutes without output.`
+        ? `Command was automatically cancelled because it exceeded the timeout of ${(options.timeoutMs / 60_000).toFixed(1)} minutes without output.`
         : 'Command was cancelled by user before it could complete.';
-    const tail =
-      output.trim() === ''
-        ? ' There was no output before it was cancelled.'
-        : ` Below is the output before it was cancelled:\n${output}`;
-    return { llmContent: head + tail, returnDisplay: head + tail };
+    const prefix = `${head} Below is the output before it was cancelled:\n`;
+    const output = await collector.render(options.limitChars - prefix.length);
+    const text =
+      output.trim() === '' ? `${head} There was no output before it was cancelled.` : prefix + output;
+    return { llmContent: text, returnDisplay: text };
   }
-  const lines = [`Output: ${output.trim() === '' ? '(empty)' : output}`];
-  if (result.error) lines.push(`Error: ${result.error.message}`);
-  if (result.exitCode !== null && result.exitCode !== 0) lines.push(`Exit Code: ${result.exitCode}`);
-  if (result.signal) lines.push(`Signal: ${result.signal}`);
-  if (result.backgroundPids.length > 0) lines.push(`Background PIDs: ${result.backgroundPids.join(', ')}`);
-  if (result.pid !== undefined) lines.push(`Process Group PGID: ${result.pid}`);
-  const llmContent = `<untrusted_context>\n${lines.join('\n')}\n</untrusted_context>`;
-  const display = output.trim() === '' ? '(no output)' : output;
+  const trailer: string[] = [];
+  if (result.error) trailer.push(`Error: ${result.error.message}`);
+  if (result.exitCode !== null && result.exitCode !== 0) trailer.push(`Exit Code: ${result.exitCode}`);
+  if (result.signal) trailer.push(`Signal: ${result.signal}`);
+  if (result.backgroundPids.length > 0) trailer.push(`Background PIDs: ${result.backgroundPids.join(', ')}`);
+  if (result.pid !== undefined) trailer.push(`Process Group PGID: ${result.pid}`);
+  const wrap = (output: string) =>
+    `<untrusted_context>\n${[`Output: ${output}`, ...trailer].join('\n')}\n</untrusted_context>`;
+  // The result as a whole must fit the cap, or the scheduler would cut it a second time.
+  const output = await collector.render(options.limitChars - wrap('').length);
+  const empty = output.trim() === '';
+  const llmContent = wrap(empty ? '(empty)' : output);
+  const display = empty ? '(no output)' : output;
   if (result.error) {
     // A non-zero exit is a normal result; only a failure to run at all is an error.
     return {
@@ -127,16 +237,62 @@ function formatResult(result: RunCommandResult, timeoutMs: number): ToolResult {
   return { llmContent, returnDisplay: display };
 }
 
-/** Output for the model: escape sequences removed, trailing newlines trimmed, cuts announced. */
-function outputText(result: RunCommandResult): string {
-  const text = stripAnsi(result.output).trimEnd();
-  if (result.omittedChars === 0) return text;
-  return `[... ${result.omittedChars} earlier characters of output were dropped; showing the last ${result.output.length} ...]\n${text}`;
+async function backgroundExecute(
+  params: Params,
+  ctx: ToolContext,
+  run: { cwd: string; env: NodeJS.ProcessEnv; launch: Launch; signal: AbortSignal },
+): Promise<ToolResult> {
+  const jobs = ctx.shell?.jobs;
+  if (!jobs) {
+    return failure('shell_execute_error', 'Background commands are not available in this session.');
+  }
+  const started = await startBackground({
+    jobs,
+    command: params.command,
+    cwd: run.cwd,
+    env: run.env,
+    launch: run.launch,
+  });
+  if (!started.ok) return failure('shell_execute_error', started.message);
+  const { pid, logPath } = started.job;
+  try {
+    await sleep(params.delay_ms ?? DEFAULT_BACKGROUND_DELAY_MS, undefined, { signal: run.signal });
+  } catch {
+    // Cancelled while waiting: the person did not want this command after all.
+    await terminateGroup(pid);
+    const text = 'Command was cancelled by user before it could complete.';
+    return { llmContent: text, returnDisplay: text };
+  }
+  const header = `Command is running in background. PID: ${pid}. Initial output:\n`;
+  const ended = endedNote(jobs.get(pid));
+  const budget = outputLimit(ctx).chars - header.length - ended.length;
+  const text = header + (await initialOutput(logPath, budget)) + ended;
+  return { llmContent: text, returnDisplay: text };
 }
 
-/** CSI, OSC and two-character escape sequences (colours, cursor moves, titles). */
-export function stripAnsi(text: string): string {
-  return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, '');
+/** A job that finished within the delay: say so, or the model would think it still runs. */
+function endedNote(job: BackgroundJob | undefined): string {
+  if (!job || job.status === 'running') return '';
+  const how = job.signal ? `Signal: ${job.signal}` : `Exit Code: ${job.exitCode}`;
+  return `\n(The command has already ended. ${how})`;
+}
+
+/** What the job has printed so far: the end of its log, within `budget` characters. */
+async function initialOutput(logPath: string, budget: number): Promise<string> {
+  let lines: string[];
+  let truncated: boolean;
+  try {
+    ({ lines, truncated } = await readLogTail(logPath));
+  } catch {
+    return '(empty)';
+  }
+  let text = lines.join('\n').trimEnd();
+  if (text === '') return '(empty)';
+  const note = `[earlier output omitted; full log: ${logPath}]\n`;
+  if (truncated || text.length > budget) {
+    text = note + text.slice(Math.max(0, text.length - Math.max(0, budget - note.length)));
+  }
+  return text;
 }
 
 /**

@@ -6,7 +6,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     "name": "read_file",
     "displayName": "ReadFile",
     "kind": "read",
-    "description": "Reads a file and returns its text. Long files are returned 2000 lines at a time: the output then says which lines it shows and how to read more with 'start_line' and 'end_line'. Lines longer than 2000 characters are cut. Binary files are not shown.",
+    "description": "Reads a file and returns its text. Long files are returned 2000 lines at a time: the output then says which lines it shows and how to read more with 'start_line' and 'end_line'. Lines longer than 2000 characters are cut. Images (PNG, JPEG, GIF, WEBP, BMP), PDF, audio and video files are returned as attachments; other binary files are not shown.",
     "parametersJsonSchema": {
       "type": "object",
       "properties": {
@@ -109,7 +109,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     "name": "list_directory",
     "displayName": "ReadFolder",
     "kind": "search",
-    "description": "Lists the files and subdirectories directly inside a directory (not recursive), directories first, with file sizes. Entries excluded by .gitignore or the ignore patterns are left out and counted.",
+    "description": "Lists the files and subdirectories directly inside a directory (not recursive), directories first, with file sizes. Entries excluded by .gitignore, .geminiignore/.kodoignore or the ignore patterns are left out and counted.",
     "parametersJsonSchema": {
       "type": "object",
       "properties": {
@@ -133,7 +133,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
               "type": "boolean"
             },
             "respect_gemini_ignore": {
-              "description": "Leave out entries .geminiignore excludes (default true).",
+              "description": "Leave out entries .geminiignore or .kodoignore excludes (default true).",
               "type": "boolean"
             }
           },
@@ -154,7 +154,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     "name": "glob",
     "displayName": "FindFiles",
     "kind": "search",
-    "description": "Finds files whose paths match a glob pattern and returns their absolute paths: files changed in the last 24 hours first (newest first), then the rest alphabetically. Skips node_modules, .git and files excluded by .gitignore.",
+    "description": "Finds files whose paths match a glob pattern and returns their absolute paths: files changed in the last 24 hours first (newest first), then the rest alphabetically. Skips node_modules, .git and files excluded by .gitignore, .geminiignore or .kodoignore.",
     "parametersJsonSchema": {
       "type": "object",
       "properties": {
@@ -175,7 +175,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
           "type": "boolean"
         },
         "respect_gemini_ignore": {
-          "description": "Leave out files .geminiignore excludes (default true).",
+          "description": "Leave out files .geminiignore or .kodoignore excludes (default true).",
           "type": "boolean"
         },
         "wait_for_previous": {
@@ -193,7 +193,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     "name": "grep_search",
     "displayName": "SearchText",
     "kind": "search",
-    "description": "Searches file contents for a regular expression and returns the matching lines with their files and line numbers (at most 100 matches unless total_max_matches says otherwise). Skips binary files, node_modules, .git and files excluded by .gitignore.",
+    "description": "Searches file contents for a regular expression and returns the matching lines with their files and line numbers (at most 100 matches unless total_max_matches says otherwise). When only 1-3 lines match, the lines around them are shown too. Skips binary files, node_modules, .git and files excluded by .gitignore, .geminiignore or .kodoignore.",
     "parametersJsonSchema": {
       "type": "object",
       "properties": {
@@ -225,8 +225,23 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
           "description": "Treat pattern as a literal string, not a regular expression.",
           "type": "boolean"
         },
+        "context": {
+          "description": "Lines to show before and after each match.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "after": {
+          "description": "Lines to show after each match (overrides context).",
+          "type": "integer",
+          "minimum": 0
+        },
+        "before": {
+          "description": "Lines to show before each match (overrides context).",
+          "type": "integer",
+          "minimum": 0
+        },
         "no_ignore": {
-          "description": "Also search files that .gitignore and the default excludes skip.",
+          "description": "Also search files that .gitignore, .geminiignore/.kodoignore and the default excludes skip.",
           "type": "boolean"
         },
         "max_matches_per_file": {
@@ -254,7 +269,7 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     "name": "run_shell_command",
     "displayName": "Shell",
     "kind": "execute",
-    "description": "Runs a bash command and returns its combined stdout and stderr, the exit code if it is not zero, and the signal if it was killed. The command gets no input (stdin is closed), so avoid interactive programs. It runs in its own process group and is stopped if it prints nothing for a long time.",
+    "description": "Runs a bash command and returns its combined stdout and stderr, the exit code if it is not zero, and the signal if it was killed. The command gets no input (stdin is closed), so avoid interactive programs. It runs in its own process group and is stopped if it prints nothing for a long time. Very long output is cut to its beginning and end, and the full text is saved to a file whose path is given. Use is_background for commands that do not finish on their own, such as servers.",
     "parametersJsonSchema": {
       "type": "object",
       "properties": {
@@ -270,6 +285,15 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
           "description": "Directory to run the command in, inside the workspace. Default: the working directory.",
           "type": "string"
         },
+        "is_background": {
+          "description": "Run the command in the background (servers, watchers, long builds) and return at once with its PID and first output; read more later with read_background_output. Background commands are stopped when the session ends.",
+          "type": "boolean"
+        },
+        "delay_ms": {
+          "description": "With is_background: milliseconds to let the command run before returning its first output (default 200).",
+          "type": "integer",
+          "minimum": 0
+        },
         "wait_for_previous": {
           "type": "boolean",
           "description": "Set to true to run this call only after the previous calls of this turn have finished."
@@ -277,6 +301,173 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
       },
       "required": [
         "command"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_background_processes",
+    "displayName": "List Background Processes",
+    "kind": "read",
+    "description": "Lists the background commands started in this session (run_shell_command with is_background): their PID, whether they are still running, and how they ended.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "read_background_output",
+    "displayName": "Read Background Output",
+    "kind": "read",
+    "description": "Shows the latest output of a background command started in this session with run_shell_command (is_background): the last 'lines' lines (default 100) of at most the last 64 KiB of its log.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "pid": {
+          "type": "integer",
+          "description": "The PID of a background command started in this session."
+        },
+        "lines": {
+          "description": "How many lines to show from the end of its output (default 100).",
+          "type": "integer",
+          "minimum": 1
+        },
+        "delay_ms": {
+          "description": "Milliseconds to wait before reading, to give the command time to print something.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "required": [
+        "pid"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "web_fetch",
+    "displayName": "WebFetch",
+    "kind": "fetch",
+    "description": "Fetches the content of up to 20 URLs given in the prompt and processes it according to the prompt's instructions (summarize, extract data, answer questions…). The prompt must contain the URLs (http:// or https://) together with what to do with them. Local and private network addresses cannot be fetched.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "prompt": {
+          "type": "string",
+          "description": "A prompt with up to 20 URLs (starting with http:// or https://) and instructions on what to do with their content, e.g. \"Summarize https://example.com/article and list its key points\"."
+        },
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "required": [
+        "prompt"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "google_web_search",
+    "displayName": "GoogleSearch",
+    "kind": "search",
+    "description": "Performs a web search using Google Search (via the Gemini API) and returns a summary of the results with numbered citations and their sources. Use it for current information or facts that are not in the workspace.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "description": "The search query to find information on the web."
+        },
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "required": [
+        "query"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "save_memory",
+    "displayName": "SaveMemory",
+    "kind": "edit",
+    "description": "Saves a specific fact about the user or their preferences to long-term memory, so it is remembered in future sessions. Use it when the user asks you to remember something, or states a lasting preference that will matter later. Do not use it for conversation-specific details, for large amounts of text, or for facts about the current project that belong in its own files.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "fact": {
+          "type": "string",
+          "description": "The fact or piece of information to remember, as a short self-contained statement (e.g. \"The user prefers tabs over spaces.\")."
+        },
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "required": [
+        "fact"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "write_todos",
+    "displayName": "WriteTodos",
+    "kind": "other",
+    "description": "Keeps a todo list for the current task, to plan and track multi-step work. Each call replaces the whole list. Use it for complex requests with several steps, not for simple ones. Mark exactly one task in_progress while working on it, mark tasks completed as soon as they are done, cancelled when no longer needed and blocked when they cannot proceed. Send an empty list to clear it.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "todos": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "description": {
+                "type": "string",
+                "minLength": 1,
+                "description": "What the task is, in one line."
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "in_progress",
+                  "completed",
+                  "cancelled",
+                  "blocked"
+                ],
+                "description": "The task status."
+              }
+            },
+            "required": [
+              "description",
+              "status"
+            ],
+            "additionalProperties": false
+          },
+          "description": "The complete list of todo items. This replaces the existing list."
+        },
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "required": [
+        "todos"
       ],
       "additionalProperties": false
     }

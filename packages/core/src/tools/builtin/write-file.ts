@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
 import { diffStat, unifiedDiff, updatedSnippet } from '../diff';
 import { findPlaceholders } from '../edit/placeholders';
+import { WriteContentUnescaper } from '../edit/write-unescape';
 import {
   defaultLineEnding,
   type ExistingText,
@@ -14,7 +15,7 @@ import {
   writeTextFile,
 } from '../file-text';
 import { errnoCode, failure, failureFrom } from '../results';
-import type { ConfirmationDetails, ToolContext, ToolError, ToolResult } from '../tool';
+import type { ConfirmationDetails, Tool, ToolContext, ToolError, ToolResult } from '../tool';
 
 const parameters = z.object({
   file_path: z.string().describe('Path of the file to write, absolute or relative to the working directory.'),
@@ -23,21 +24,36 @@ const parameters = z.object({
 
 type Params = z.infer<typeof parameters>;
 
-export const writeFileTool = defineTool({
-  name: 'write_file',
-  displayName: 'WriteFile',
-  kind: 'edit',
-  description:
-    'Writes content to a file, replacing whatever it held; creates the file and its parent directories ' +
-    'if needed. Always give the complete content: placeholders such as "rest of code ..." would be ' +
-    'written literally. The user may be asked to approve the change.',
-  parameters,
-  validate: validateWrite,
-  describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
-  locations: (params, ctx) => [ctx.workspace.absolute(params.file_path)],
-  confirmationDetails: writeConfirmation,
-  execute: (params, ctx) => writeExecute(params, ctx),
-});
+/** What preparing a write needs besides the arguments: the call's signal and the unescape verdicts. */
+interface WriteDeps {
+  signal: AbortSignal;
+  unescaper: WriteContentUnescaper;
+}
+
+/**
+ * The `write_file` tool. Each instance keeps the over-escaping verdicts for its own invocations
+ * (see `WriteContentUnescaper`), so the content the person approves is the content written.
+ */
+export function createWriteFileTool(): Tool {
+  const unescaper = new WriteContentUnescaper();
+  return defineTool({
+    name: 'write_file',
+    displayName: 'WriteFile',
+    kind: 'edit',
+    description:
+      'Writes content to a file, replacing whatever it held; creates the file and its parent directories ' +
+      'if needed. Always give the complete content: placeholders such as "rest of code ..." would be ' +
+      'written literally. The user may be asked to approve the change.',
+    parameters,
+    validate: validateWrite,
+    describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
+    locations: (params, ctx) => [ctx.workspace.absolute(params.file_path)],
+    confirmationDetails: (params, ctx, signal) => writeConfirmation(params, ctx, { signal, unescaper }),
+    execute: (params, ctx, execution) => writeExecute(params, ctx, { signal: execution.signal, unescaper }),
+  });
+}
+
+export const writeFileTool = createWriteFileTool();
 
 function validateWrite(params: Params, ctx: ToolContext): ToolError | undefined {
   if (params.file_path.trim() === '') {
@@ -66,7 +82,11 @@ interface PreparedWrite {
   format: { encoding: TextEncodingName; lineEnding: LineEnding };
 }
 
-async function prepareWrite(params: Params, ctx: ToolContext): Promise<PreparedWrite | ToolError> {
+async function prepareWrite(
+  params: Params,
+  ctx: ToolContext,
+  deps: WriteDeps,
+): Promise<PreparedWrite | ToolError> {
   const resolved = ctx.workspace.resolvePath(params.file_path);
   if (!resolved.ok) return resolved.error;
   const abs = resolved.path;
@@ -86,11 +106,22 @@ async function prepareWrite(params: Params, ctx: ToolContext): Promise<PreparedW
   const format = existing
     ? { encoding: existing.encoding, lineEnding: existing.lineEnding }
     : { encoding: 'utf8' as const, lineEnding: defaultLineEnding() };
-  return { abs, existing, newText: toLf(params.content), format };
+  // Over-escaped content (`\n` for line breaks) is unescaped only when §4.2 allows it.
+  const content = await deps.unescaper.contentFor(
+    params,
+    { filePath: abs, content: params.content },
+    ctx,
+    deps.signal,
+  );
+  return { abs, existing, newText: toLf(content), format };
 }
 
-async function writeConfirmation(params: Params, ctx: ToolContext): Promise<ConfirmationDetails | undefined> {
-  const prepared = await prepareWrite(params, ctx);
+async function writeConfirmation(
+  params: Params,
+  ctx: ToolContext,
+  deps: WriteDeps,
+): Promise<ConfirmationDetails | undefined> {
+  const prepared = await prepareWrite(params, ctx, deps);
   // Without a diff the scheduler shows a generic prompt; execution then reports the error.
   if ('type' in prepared) return undefined;
   const rel = ctx.workspace.display(prepared.abs);
@@ -99,12 +130,12 @@ async function writeConfirmation(params: Params, ctx: ToolContext): Promise<Conf
     title: `Confirm Write: ${rel}`,
     filePath: prepared.abs,
     diff: unifiedDiff(rel, prepared.existing?.text ?? '', prepared.newText),
-    newContent: params.content,
+    newContent: prepared.newText,
   };
 }
 
-async function writeExecute(params: Params, ctx: ToolContext): Promise<ToolResult> {
-  const prepared = await prepareWrite(params, ctx);
+async function writeExecute(params: Params, ctx: ToolContext, deps: WriteDeps): Promise<ToolResult> {
+  const prepared = await prepareWrite(params, ctx, deps);
   if ('type' in prepared) return failureFrom(prepared);
   const { abs, existing, newText } = prepared;
   try {

@@ -3,52 +3,51 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { glob } from 'tinyglobby';
-import { classifyFile } from '../file-kind';
+import { classifyFile, isSearchableText } from '../file-kind';
 import { decodeText, readFileHead, splitLines } from '../file-text';
-import { ALWAYS_EXCLUDED_GLOBS, IgnoreFilter } from '../ignore-filter';
+import { DEPENDENCY_DIR_NAMES, IgnoreFilter, VCS_DIR_NAMES } from '../ignore-filter';
 import { isInside } from '../workspace';
-import { type GrepBackend, type GrepMatch, type GrepQuery, queryRegExp } from './backend';
+import {
+  DEFAULT_EXCLUDED_FILE_GLOBS,
+  type GrepBackend,
+  type GrepMatch,
+  type GrepQuery,
+  MatchSink,
+  queryRegExp,
+} from './backend';
 
-/** Skipped unless ignore files are disabled (logs and temp files are noise in code search). */
-const DEFAULT_EXCLUDED = ['**/*.log', '**/*.tmp'];
 /** Files up to this size are read whole (fast); bigger ones are streamed line by line. */
 const WHOLE_FILE_LIMIT = 1024 * 1024;
 
-interface LineTest {
-  regex: RegExp;
-  exclude: RegExp | undefined;
-}
-
 /**
- * Pure-JavaScript search: lists files with tinyglobby, drops ignored and binary ones, and scans
- * them one at a time in path order, so memory stays bounded by the largest small file and the
- * match cap.
+ * Pure-JavaScript search, the last resort: lists files with tinyglobby, drops ignored and binary
+ * ones, and scans them one at a time in path order, so memory stays bounded by the largest small
+ * file and the match cap.
  */
 export class JsGrepBackend implements GrepBackend {
   readonly name = 'javascript';
 
   async search(query: GrepQuery): Promise<GrepMatch[]> {
-    const test: LineTest = {
-      regex: queryRegExp(query),
-      exclude: query.excludePattern
-        ? new RegExp(query.excludePattern, query.caseSensitive ? '' : 'i')
-        : undefined,
-    };
-    const matches: GrepMatch[] = [];
-    for (const file of await listFiles(query)) {
+    const regex = queryRegExp(query);
+    const sink = new MatchSink(query);
+    query.signal.throwIfAborted();
+    const files = await listFiles(query);
+    // tinyglobby returns what it has when aborted rather than throwing.
+    query.signal.throwIfAborted();
+    for (const file of files) {
       query.signal.throwIfAborted();
-      const remaining = query.maxTotal - matches.length;
-      if (remaining <= 0) break;
-      const limit = Math.min(remaining, query.maxPerFile ?? Number.POSITIVE_INFINITY);
-      await searchFile(file, test, limit, matches);
+      if ((await searchFile(file, regex, sink)) === 'done') break;
     }
-    return matches;
+    return sink.matches;
   }
 }
 
 async function listFiles(query: GrepQuery): Promise<string[]> {
   const info = await stat(query.searchPath);
   if (!info.isDirectory()) return [query.searchPath];
+  const excludedDirs = query.respectIgnoreFiles ? [...VCS_DIR_NAMES, ...DEPENDENCY_DIR_NAMES] : VCS_DIR_NAMES;
+  const ignore = excludedDirs.map((name) => `**/${name}/**`);
+  if (query.respectIgnoreFiles) ignore.push(...DEFAULT_EXCLUDED_FILE_GLOBS.map((g) => `**/${g}`));
   const found = await glob(includeGlob(query.include), {
     cwd: query.searchPath,
     absolute: true,
@@ -56,9 +55,7 @@ async function listFiles(query: GrepQuery): Promise<string[]> {
     onlyFiles: true,
     followSymbolicLinks: false,
     expandDirectories: false,
-    ignore: query.respectIgnoreFiles
-      ? [...ALWAYS_EXCLUDED_GLOBS, ...DEFAULT_EXCLUDED]
-      : ALWAYS_EXCLUDED_GLOBS,
+    ignore,
     signal: query.signal,
   });
   const filter = new IgnoreFilter({
@@ -76,52 +73,48 @@ async function listFiles(query: GrepQuery): Promise<string[]> {
 /** Like ripgrep's `--glob`: a pattern without `/` matches the file name at any depth. */
 function includeGlob(include: string | undefined): string {
   if (!include) return '**/*';
-  return include.includes('/') ? include : `**/${include}`;
+  const glob = include.replace(/^(\.\/|\/)+/, '');
+  return glob.includes('/') ? glob : `**/${glob}`;
 }
 
-async function searchFile(path: string, test: LineTest, limit: number, out: GrepMatch[]): Promise<void> {
+type FileOutcome = 'more' | 'done';
+
+async function searchFile(path: string, regex: RegExp, sink: MatchSink): Promise<FileOutcome> {
   let text: string | undefined;
   try {
     const info = await stat(path);
-    const kind = classifyFile(path, await readFileHead(path));
-    if (kind !== 'text' && kind !== 'svg') return;
+    if (!isSearchableText(classifyFile(path, await readFileHead(path)).kind)) return 'more';
     if (info.size <= WHOLE_FILE_LIMIT) text = decodeText(await readFile(path)).text;
   } catch {
-    return; // Unreadable or vanished since listing: not a match, not an error.
+    return 'more'; // Unreadable or vanished since listing: not a match, not an error.
   }
-  if (text === undefined) await streamLines(path, test, limit, out);
-  else scanLines(splitLines(text), path, test, limit, out);
-}
-
-function scanLines(lines: string[], path: string, test: LineTest, limit: number, out: GrepMatch[]): void {
-  let found = 0;
-  for (let i = 0; i < lines.length && found < limit; i++) {
+  if (text === undefined) return streamLines(path, regex, sink);
+  const lines = splitLines(text);
+  for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (isMatch(line, test)) {
-      out.push({ filePath: path, lineNumber: i + 1, line });
-      found++;
-    }
+    if (!regex.test(line)) continue;
+    const state = sink.add({ filePath: path, lineNumber: i + 1, line });
+    if (state !== 'more') return state === 'done' ? 'done' : 'more';
   }
+  return 'more';
 }
 
-async function streamLines(path: string, test: LineTest, limit: number, out: GrepMatch[]): Promise<void> {
+async function streamLines(path: string, regex: RegExp, sink: MatchSink): Promise<FileOutcome> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let lineNumber = 0;
-  let found = 0;
   try {
     for await (const line of lines) {
       lineNumber++;
-      if (!isMatch(line, test)) continue;
-      out.push({ filePath: path, lineNumber, line });
-      if (++found >= limit) break;
+      if (!regex.test(line)) continue;
+      const state = sink.add({ filePath: path, lineNumber, line });
+      if (state !== 'more') return state === 'done' ? 'done' : 'more';
     }
+    return 'more';
+  } catch {
+    return 'more';
   } finally {
     lines.close();
     stream.destroy();
   }
-}
-
-function isMatch(line: string, test: LineTest): boolean {
-  return test.regex.test(line) && !test.exclude?.test(line);
 }

@@ -1,11 +1,21 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { AnsiStripper } from './ansi';
+import { LiveOutput } from './live-output';
 import { groupMembers, terminateGroup } from './process-group';
 
 /**
- * Runs one `bash -c` command in its own process group and collects its combined output.
- * Memory stays bounded: only the last `maxOutputChars` characters are kept (the rest is counted).
+ * Runs one `bash -c` command in its own process group. Its combined output goes, stripped of
+ * escape sequences, to a sink (the bounded `OutputCollector`), and raw and throttled to the
+ * person's live view. The command is stopped — the whole group — on abort or after too long
+ * without output.
  */
+
+/** Where the model's copy of the output goes; `append` returning false pauses the pipes. */
+export interface OutputSink {
+  append(text: string): boolean;
+  onDrain(listener: () => void): void;
+}
 
 export interface RunCommandOptions {
   command: string;
@@ -14,15 +24,14 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Kill the command after this long without output (0 = never). */
   inactivityTimeoutMs: number;
-  maxOutputChars: number;
+  sink: OutputSink;
+  /** Raw live output, coalesced (see LiveOutput). */
   onOutput?: (chunk: string) => void;
+  /** Spawn this instead of `bash -c <command>`: the same command wrapped in the sandbox. */
+  launch?: { file: string; args: string[] };
 }
 
 export interface RunCommandResult {
-  /** The last `maxOutputChars` characters of stdout+stderr, in arrival order. */
-  output: string;
-  /** Characters dropped from the front of the output. */
-  omittedChars: number;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   /** Spawn or process error. */
@@ -33,25 +42,33 @@ export interface RunCommandResult {
   backgroundPids: number[];
 }
 
-/** After the shell exits, how long to wait for the pipes to drain (background jobs may hold them). */
-const DRAIN_MS = 100;
+/**
+ * After the shell exits, how long the pipes may stay quiet before we stop reading: background
+ * jobs (`server &`) inherit them and could otherwise keep the call open forever.
+ */
+const DRAIN_IDLE_MS = 100;
+/** …and at most this long in all, even if a background job keeps writing. */
+const DRAIN_MAX_MS = 2000;
 
 export function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
   return new Promise((resolve) => {
-    const tail = new TailBuffer(options.maxOutputChars);
-    const child = spawn('bash', ['-c', options.command], {
+    const launch = options.launch ?? { file: 'bash', args: ['-c', options.command] };
+    const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env,
       detached: true, // leader of a new process group
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const pid = child.pid;
+    const live = options.onOutput ? new LiveOutput(options.onOutput) : undefined;
     let endedBy: RunCommandResult['endedBy'] = 'exit';
-    let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let spawnError: Error | undefined;
     let killing: Promise<void> | undefined;
     let inactivity: NodeJS.Timeout | undefined;
     let drain: NodeJS.Timeout | undefined;
+    let drainDeadline: NodeJS.Timeout | undefined;
+    let paused = false;
     let finished = false;
 
     const kill = (reason: 'timeout' | 'abort') => {
@@ -60,39 +77,63 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
     };
     const armInactivity = () => {
       clearTimeout(inactivity);
-      if (options.inactivityTimeoutMs > 0)
+      if (options.inactivityTimeoutMs > 0 && !finished)
         inactivity = setTimeout(() => kill('timeout'), options.inactivityTimeoutMs);
+    };
+    const armDrain = () => {
+      clearTimeout(drain);
+      if (exit && !paused) drain = setTimeout(() => void finish(), DRAIN_IDLE_MS);
     };
     const onAbort = () => kill('abort');
 
-    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
-    const onData = (decoder: StringDecoder) => (chunk: Buffer) => {
-      const text = decoder.write(chunk);
-      if (text === '') return;
-      tail.append(text);
-      options.onOutput?.(text);
-      armInactivity();
+    const streams = [child.stdout, child.stderr] as const;
+    const pause = () => {
+      if (paused) return;
+      paused = true;
+      clearTimeout(drain);
+      for (const stream of streams) stream.pause();
+      options.sink.onDrain(() => {
+        paused = false;
+        if (!finished) for (const stream of streams) stream.resume();
+        armDrain();
+      });
     };
-    child.stdout.on('data', onData(decoders[0]));
-    child.stderr.on('data', onData(decoders[1]));
+    const deliver = (text: string) => {
+      if (text !== '' && !options.sink.append(text)) pause();
+    };
+    const decoders = streams.map(() => new StringDecoder('utf8'));
+    const strippers = streams.map(() => new AnsiStripper());
+    streams.forEach((stream, index) => {
+      stream.on('data', (chunk: Buffer) => {
+        const text = decoders[index]!.write(chunk);
+        if (text === '') return;
+        live?.push(text);
+        deliver(strippers[index]!.push(text));
+        armInactivity();
+        armDrain();
+      });
+    });
 
     const finish = async () => {
       if (finished) return;
       finished = true;
       clearTimeout(inactivity);
       clearTimeout(drain);
+      clearTimeout(drainDeadline);
       options.signal.removeEventListener('abort', onAbort);
-      for (const decoder of decoders) tail.append(decoder.end());
+      streams.forEach((_, index) => {
+        const rest = decoders[index]!.end();
+        live?.push(rest);
+        deliver(strippers[index]!.push(rest) + strippers[index]!.end());
+      });
+      live?.flush();
       // Background jobs may still hold the pipes; stop reading so they cannot keep us waiting.
-      child.stdout.destroy();
-      child.stderr.destroy();
+      for (const stream of streams) stream.destroy();
       if (killing) await killing;
       const backgroundPids = pid !== undefined && !killing ? (groupMembers(pid) ?? []) : [];
       resolve({
-        output: tail.text(),
-        omittedChars: tail.omitted,
-        exitCode: exit.code,
-        signal: exit.signal,
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
         ...(spawnError ? { error: spawnError } : {}),
         ...(pid !== undefined ? { pid } : {}),
         endedBy,
@@ -107,7 +148,8 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      drain = setTimeout(() => void finish(), DRAIN_MS);
+      drainDeadline = setTimeout(() => void finish(), DRAIN_MAX_MS);
+      armDrain();
     });
     child.on('close', () => void finish());
 
@@ -115,35 +157,4 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
     else options.signal.addEventListener('abort', onAbort, { once: true });
     armInactivity();
   });
-}
-
-/** Keeps the last `limit` characters of a stream, compacting now and then instead of per chunk. */
-export class TailBuffer {
-  private chunks: string[] = [];
-  private length = 0;
-  omitted = 0;
-
-  constructor(private readonly limit: number) {}
-
-  append(text: string): void {
-    if (text === '') return;
-    this.chunks.push(text);
-    this.length += text.length;
-    if (this.length > this.limit * 2) this.compact();
-  }
-
-  text(): string {
-    this.compact();
-    return this.chunks[0] ?? '';
-  }
-
-  private compact(): void {
-    let joined = this.chunks.join('');
-    if (joined.length > this.limit) {
-      this.omitted += joined.length - this.limit;
-      joined = joined.slice(joined.length - this.limit);
-    }
-    this.chunks = joined === '' ? [] : [joined];
-    this.length = joined.length;
-  }
 }

@@ -1,0 +1,201 @@
+// Providers: what each provider transport costs before the first request. (1) Importing the
+// official SDKs, unbundled from node_modules and bundled by esbuild, against an empty script.
+// (2) Launch → first request received by the mock for `kodo -p "hi"` on each provider and
+// transport, round-robin against the floor (a bare node:http request). Budget: every default
+// (lean) transport within 1.5× the floor, like the Gemini client.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  anthropicTextReply,
+  geminiTextReply,
+  openaiTextReply,
+  startAnthropicMock,
+  startGeminiMock,
+  startOpenAIMock,
+} from '@kodo/testkit';
+import { build } from 'esbuild';
+import { fmt, median, printTable } from './table';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const WARMUP = 3;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const KODO_BIN = join(root, 'packages', 'cli', 'bin', 'kodo.cjs');
+const floorClient = join(root, 'bench', 'floor-client.mjs');
+const work = mkdtempSync(join(root, '.kodo-bench', 'providers-'));
+
+interface Case {
+  label: string;
+  command: string[];
+  env: Record<string, string>;
+  /** Receipt times of the mock this case talks to, when it sends a request. */
+  received?: () => number[];
+}
+
+async function runOnce(c: Case): Promise<{ firstRequestMs: number | undefined; totalMs: number }> {
+  const before = c.received?.().length ?? 0;
+  const started = performance.now();
+  const child = spawn(c.command[0]!, c.command.slice(1), {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...c.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: work,
+  });
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const totalMs = performance.now() - started;
+  if (code !== 0) throw new Error(`${c.label} exited ${code}: ${stderr}`);
+  const at = c.received?.().slice(before)[0];
+  return { firstRequestMs: at !== undefined ? at - started : undefined, totalMs };
+}
+
+async function measure(cases: Case[]) {
+  const samples = new Map<Case, { first: number[]; total: number[] }>(
+    cases.map((c) => [c, { first: [], total: [] }]),
+  );
+  for (let round = 0; round < RUNS + WARMUP; round += 1) {
+    for (const c of cases) {
+      const sample = await runOnce(c);
+      if (round < WARMUP) continue;
+      samples.get(c)!.total.push(sample.totalMs);
+      if (sample.firstRequestMs !== undefined) samples.get(c)!.first.push(sample.firstRequestMs);
+    }
+  }
+  return cases.map((c) => {
+    const s = samples.get(c)!;
+    return { label: c.label, first: s.first.length ? median(s.first) : undefined, total: median(s.total) };
+  });
+}
+
+// (1) SDK import cost.
+const sdks = ['openai', '@anthropic-ai/sdk'];
+const importCases: Case[] = [
+  { label: 'node (empty ES module)', command: [process.execPath, writeModule('empty.mjs', '')], env: {} },
+];
+for (const sdk of sdks) {
+  const source = `import * as sdk from '${sdk}';\nglobalThis.keep = sdk;\n`;
+  importCases.push({
+    label: `import '${sdk}' (node_modules)`,
+    command: [
+      process.execPath,
+      writeModule(`${safe(sdk)}.mjs`, source.replace(`'${sdk}'`, `'${resolveFromRoot(sdk)}'`)),
+    ],
+    env: {},
+  });
+  const bundled = join(work, `${safe(sdk)}.bundle.mjs`);
+  await build({
+    stdin: { contents: source, resolveDir: root, loader: 'js' },
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: bundled,
+    logLevel: 'warning',
+  });
+  importCases.push({
+    label: `import '${sdk}' (bundled, minified)`,
+    command: [process.execPath, bundled],
+    env: {},
+  });
+}
+
+function safe(name: string): string {
+  return name.replace(/[^a-z0-9]/gi, '_');
+}
+function writeModule(name: string, source: string): string {
+  const path = join(work, name);
+  writeFileSync(path, source);
+  return path;
+}
+function resolveFromRoot(specifier: string): string {
+  return import.meta.resolve(specifier, `file://${root}/package.json`);
+}
+
+const importRows = await measure(importCases);
+const empty = importRows[0]!;
+console.log(`${RUNS} runs each, medians (wall time of the whole process).\n`);
+printTable(
+  ['script', 'wall (ms)', 'import cost (ms)'],
+  importRows.map((row) => [row.label, fmt(row.total), row === empty ? '-' : fmt(row.total - empty.total)]),
+);
+console.log('');
+
+// (2) Launch → first request per provider and transport.
+const gemini = await startGeminiMock();
+const openai = await startOpenAIMock();
+const anthropic = await startAnthropicMock();
+const steps = (RUNS + WARMUP) * 2 + 4;
+gemini.setScript(Array.from({ length: steps * 2 }, () => ({ chunks: geminiTextReply('hello') })));
+openai.setScript(Array.from({ length: steps * 2 }, () => ({ chunks: openaiTextReply('hello') })));
+anthropic.setScript(Array.from({ length: steps * 2 }, () => ({ chunks: anthropicTextReply('hello') })));
+const home = mkdtempSync(join(tmpdir(), 'kodo-bench-home-'));
+const base = {
+  KODO_HOME: home,
+  GEMINI_API_KEY: 'bench',
+  OPENAI_API_KEY: 'bench',
+  ANTHROPIC_API_KEY: 'bench',
+  GOOGLE_GEMINI_BASE_URL: gemini.url,
+  OPENAI_BASE_URL: openai.url,
+  ANTHROPIC_BASE_URL: anthropic.url,
+  FLOOR_BASE_URL: gemini.url,
+};
+const at = (mock: { requests: { receivedAt: number }[] }) => () => mock.requests.map((r) => r.receivedAt);
+const kodo = (label: string, model: string, env: Record<string, string>, received: () => number[]): Case => ({
+  label,
+  command: [process.execPath, KODO_BIN, '-p', 'hi', '-m', model],
+  env: { ...base, ...env },
+  received,
+});
+try {
+  const rows = await measure([
+    {
+      label: 'floor: node + node:http request',
+      command: [process.execPath, floorClient],
+      env: base,
+      received: at(gemini),
+    },
+    kodo('kodo, gemini (lean)', 'gemini-test', {}, at(gemini)),
+    kodo('kodo, openai:gpt-test (lean)', 'openai:gpt-test', {}, at(openai)),
+    kodo(
+      'kodo, openai:gpt-test (KODO_OPENAI_TRANSPORT=sdk)',
+      'openai:gpt-test',
+      { KODO_OPENAI_TRANSPORT: 'sdk' },
+      at(openai),
+    ),
+    kodo('kodo, anthropic:claude-test (lean)', 'anthropic:claude-test', {}, at(anthropic)),
+    kodo(
+      'kodo, anthropic:claude-test (KODO_ANTHROPIC_TRANSPORT=sdk)',
+      'anthropic:claude-test',
+      { KODO_ANTHROPIC_TRANSPORT: 'sdk' },
+      at(anthropic),
+    ),
+  ]);
+  const floor = rows[0]!;
+  printTable(
+    ['run', 'launch → first request (ms)', 'wall (ms)', 'vs floor', '≤ 1.5× floor'],
+    rows.map((row) => {
+      const ratio = row.first !== undefined && floor.first ? row.first / floor.first : undefined;
+      return [
+        row.label,
+        row.first !== undefined ? fmt(row.first) : '-',
+        fmt(row.total),
+        ratio !== undefined ? `${fmt(ratio, 2)}×` : '-',
+        row === floor || ratio === undefined ? '-' : ratio <= 1.5 ? 'yes' : 'NO',
+      ];
+    }),
+  );
+  const lean = rows.filter((row) => row.label.includes('(lean)'));
+  const met = lean.every((row) => row.first !== undefined && floor.first && row.first <= 1.5 * floor.first);
+  console.log('');
+  printTable(['budget', 'met'], [['every lean transport: first request ≤ 1.5× floor', met ? 'yes' : 'NO']]);
+} finally {
+  await Promise.all([gemini.close(), openai.close(), anthropic.close()]);
+  rmSync(home, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+}

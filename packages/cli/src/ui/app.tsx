@@ -1,0 +1,372 @@
+import type { ApprovalMode, LoadedSettings, Session, ToolRegistry } from '@kodo/core/engine';
+import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { parseSlashCommand } from './commands/registry';
+import type { CommandContext, SlashCommand } from './commands/types';
+import { ConfirmDialog } from './components/confirm-dialog';
+import { Footer } from './components/footer';
+import { HistoryItemView } from './components/history-item-view';
+import { InputPrompt, type SubmitMode } from './components/input-prompt';
+import { LiveTurn } from './components/live-turn';
+import { StatusLine } from './components/status-line';
+import type { ConfirmationBridge } from './confirmation-bridge';
+import { callDescriber } from './describe-call';
+import { type EditorLauncher, externalEditor } from './editor';
+import { gitBranch } from './git-branch';
+import { useAgent } from './hooks/use-agent';
+import { useConfirmation } from './hooks/use-confirmation';
+import { HighlighterContext } from './hooks/use-highlighter';
+import { useKeyHandler } from './hooks/use-key-handler';
+import { useTerminalSize } from './hooks/use-terminal-size';
+import { ThemeContext } from './hooks/use-theme';
+import { expandAtReferences } from './input/at-references';
+import type { HighlighterLoader } from './markdown/highlighter-loader';
+import { contextWindow, sessionCost } from './model-info';
+import { osc52Sequence } from './osc52';
+import { shellCommandNote } from './shell-note';
+import { resolveTheme, type ThemeName } from './theme';
+import type { HistoryItem, NewHistoryItem } from './types';
+
+export interface AppProps {
+  session: Session;
+  tools: ToolRegistry;
+  /** A fresh session for /clear (same settings, new id). */
+  createSession(): Promise<Session>;
+  bridge: ConfirmationBridge;
+  commands: readonly SlashCommand[];
+  settings: LoadedSettings;
+  version: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  themeName: ThemeName;
+  highlighter: HighlighterLoader;
+  /** Earlier prompts (oldest first) and how to remember a new one. */
+  inputHistory: { load(): string[]; add(entry: string): string[] };
+  listFiles(): Promise<string[]>;
+  initialPrompt?: string | undefined;
+  /** Replaces $EDITOR (tests). */
+  openEditor?: EditorLauncher;
+  /** Told the id of each new session (/clear starts one). */
+  onSession?(sessionId: string): void;
+  /** Told the session id when the person leaves. */
+  onExit(sessionId: string): void;
+}
+
+const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
+const EXIT_ARM_MS = 2000;
+const HIGHLIGHTER_DELAY_MS = 250;
+
+/** The interactive UI: static history, the live turn, the dialog or the input, and the footer. */
+export function App(props: AppProps) {
+  const { bridge, commands, env, cwd, tools } = props;
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const { setRawMode } = useStdin();
+  const { columns, rows } = useTerminalSize();
+  const [session, setSession] = useState(props.session);
+  const [themeName, setThemeName] = useState<ThemeName>(props.themeName);
+  const theme = useMemo(() => resolveTheme(themeName, env), [themeName, env]);
+  const nextId = useRef(1);
+  const banner: HistoryItem = useMemo(
+    () => ({ id: 0, kind: 'banner', version: props.version, cwd }),
+    [props.version, cwd],
+  );
+  const [history, setHistory] = useState<HistoryItem[]>([banner]);
+  const [staticKey, setStaticKey] = useState(0);
+  const [thoughtsExpanded, setThoughtsExpanded] = useState(false);
+  const [inputHistory, setInputHistory] = useState<string[]>(() => props.inputHistory.load());
+  const [hint, setHint] = useState<string | undefined>(undefined);
+  const [approvalMode, setApprovalMode] = useState<ApprovalMode>(session.getApprovalMode());
+  const [branch, setBranch] = useState(() => gitBranch(cwd));
+  const exitArmedAt = useRef(0);
+  const lastAnswer = useRef<string[]>([]);
+  const describe = useMemo(() => callDescriber(tools), [tools]);
+  const pending = useConfirmation(bridge);
+
+  const addItems = useCallback((items: NewHistoryItem[]) => {
+    const withIds = items.map((item) => ({ ...item, id: nextId.current++ }) as HistoryItem);
+    for (const item of items) {
+      if (item.kind === 'model') lastAnswer.current.push(item.text);
+    }
+    setHistory((current) => [...current, ...withIds]);
+  }, []);
+  const addItem = useCallback((item: NewHistoryItem) => addItems([item]), [addItems]);
+  const agent = useAgent({ session, describe, onCommit: addItems });
+
+  /** Redraws the whole transcript (after a resize, a theme change, expanding thoughts). */
+  const refreshStatic = useCallback(() => {
+    stdout.write(CLEAR_SCREEN);
+    setStaticKey((key) => key + 1);
+  }, [stdout]);
+
+  const lastWidth = useRef(columns);
+  useEffect(() => {
+    if (lastWidth.current === columns) return;
+    lastWidth.current = columns;
+    const timer = setTimeout(refreshStatic, 100);
+    return () => clearTimeout(timer);
+  }, [columns, refreshStatic]);
+
+  useEffect(() => {
+    if (!agent.busy) setBranch(gitBranch(cwd));
+  }, [agent.busy, cwd]);
+
+  useEffect(() => {
+    // After the prompt is on screen: the grammars take a while to load and nothing needs them yet.
+    const timer = setTimeout(() => props.highlighter.start(), HIGHLIGHTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [props.highlighter]);
+
+  const leave = useCallback(() => {
+    agent.cancel();
+    props.onExit(session.id);
+    exit();
+  }, [agent, props, session, exit]);
+
+  /** Ctrl+C: cancels a running request; twice within two seconds exits. */
+  const interrupt = useCallback(() => {
+    agent.cancel();
+    const now = Date.now();
+    if (now - exitArmedAt.current < EXIT_ARM_MS) {
+      leave();
+      return;
+    }
+    exitArmedAt.current = now;
+    setHint('Press Ctrl+C again to exit.');
+    setTimeout(() => setHint(undefined), EXIT_ARM_MS);
+  }, [agent, leave]);
+
+  const openEditor = useMemo<EditorLauncher>(
+    () =>
+      props.openEditor ??
+      externalEditor(env, {
+        suspend: () => setRawMode(false),
+        resume: () => {
+          setRawMode(true);
+          refreshStatic();
+        },
+      }),
+    [props.openEditor, env, setRawMode, refreshStatic],
+  );
+
+  const runPrompt = useCallback(
+    async (text: string) => {
+      lastAnswer.current = [];
+      addItem({ kind: 'user', text });
+      const expanded = await expandAtReferences(text, {
+        workspace: session.toolContext.workspace,
+        listFiles: props.listFiles,
+      });
+      for (const skipped of expanded.skipped)
+        addItem({ kind: 'info', tone: 'warning', text: `Not attached: ${skipped}` });
+      if (expanded.attached.length > 0) {
+        addItem({ kind: 'info', tone: 'info', text: `Attached ${expanded.attached.join(', ')}` });
+      }
+      await agent.send(expanded.text);
+    },
+    [addItem, agent, session, props.listFiles],
+  );
+
+  const runShell = useCallback(
+    async (command: string) => {
+      addItem({ kind: 'shell-input', command });
+      const result = await agent.runTool('run_shell_command', { command });
+      if (result && result.status !== 'cancelled') {
+        session.client.chat.addUserContent([{ text: shellCommandNote(command, result.output) }]);
+      }
+    },
+    [addItem, agent, session],
+  );
+
+  const newSession = useCallback(async () => {
+    const fresh = await props.createSession();
+    refreshStatic();
+    setHistory([banner]);
+    lastAnswer.current = [];
+    setSession(fresh);
+    props.onSession?.(fresh.id);
+    setApprovalMode(fresh.getApprovalMode());
+  }, [props, refreshStatic, banner]);
+
+  const runCommand = useCallback(
+    (command: SlashCommand, args: string) => {
+      const context: CommandContext = {
+        args,
+        session,
+        tools,
+        settings: props.settings,
+        version: props.version,
+        cwd,
+        env,
+        themeName,
+        addItem,
+        setTheme: (name) => {
+          setThemeName(name);
+          refreshStatic();
+        },
+        newSession,
+        lastAnswer: () => (lastAnswer.current.length > 0 ? lastAnswer.current.join('\n\n') : undefined),
+        copyToClipboard: (text) => stdout.write(osc52Sequence(text, env)),
+        exit: leave,
+      };
+      Promise.resolve(command.run(context)).catch((error: unknown) =>
+        addItem({
+          kind: 'info',
+          tone: 'error',
+          text: `/${command.name} failed: ${(error as Error).message}`,
+        }),
+      );
+    },
+    [
+      session,
+      tools,
+      props.settings,
+      props.version,
+      cwd,
+      env,
+      themeName,
+      addItem,
+      refreshStatic,
+      newSession,
+      stdout,
+      leave,
+    ],
+  );
+
+  const submit = useCallback(
+    (text: string, mode: SubmitMode): boolean => {
+      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
+      if (slash && 'unknown' in slash) {
+        addItem({
+          kind: 'info',
+          tone: 'error',
+          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
+        });
+        return true;
+      }
+      const runsWhileBusy = slash?.command.whileBusy === true;
+      if (agent.busy && !runsWhileBusy) {
+        setHint('A request is running: wait for it, or press Esc to cancel it.');
+        return false;
+      }
+      setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
+      if (slash) runCommand(slash.command, slash.args);
+      else if (mode === 'shell') void runShell(text);
+      else if (text.startsWith('!') && text.length > 1) void runShell(text.slice(1));
+      else void runPrompt(text);
+      return true;
+    },
+    [commands, agent.busy, addItem, props.inputHistory, runCommand, runShell, runPrompt],
+  );
+
+  const initial = useRef(props.initialPrompt);
+  useEffect(() => {
+    const prompt = initial.current;
+    initial.current = undefined;
+    if (prompt?.trim()) submit(prompt, 'prompt');
+  }, [submit]);
+
+  useKeyHandler(
+    (input, key) => {
+      if (key.tab && key.shift) {
+        const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
+        if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
+        const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
+        session.setApprovalMode(next);
+        setApprovalMode(next);
+      } else if (key.ctrl && input === 't') {
+        setThoughtsExpanded((expanded) => !expanded);
+        refreshStatic();
+      } else if (key.ctrl && input === 'l') {
+        refreshStatic();
+      }
+    },
+    { isActive: true },
+  );
+
+  const totals = session.stats.totals();
+  const previewLines = Math.max(3, Math.floor(rows / 3));
+  const reserved = pending ? previewLines + 14 : 8;
+  const liveRows = Math.max(3, rows - reserved);
+  const maxToolLines = 12;
+  const pendingName = pending
+    ? describe(pending.request.call.name, pending.request.call.args).displayName
+    : '';
+  return (
+    <ThemeContext.Provider value={theme}>
+      <HighlighterContext.Provider value={props.highlighter}>
+        <Static key={staticKey} items={history}>
+          {(item) => (
+            <Box key={`${staticKey}:${item.id}`} width={columns}>
+              <HistoryItemView
+                item={item}
+                width={columns}
+                thoughtsExpanded={thoughtsExpanded}
+                maxToolLines={maxToolLines}
+              />
+            </Box>
+          )}
+        </Static>
+        <LiveTurn
+          blocks={agent.live}
+          width={columns}
+          maxRows={liveRows}
+          thoughtsExpanded={thoughtsExpanded}
+        />
+        <Box flexDirection="column" marginTop={1}>
+          {pending ? (
+            <ConfirmDialog
+              key={pending.request.call.callId}
+              pending={pending}
+              displayName={pendingName}
+              openEditor={openEditor}
+              width={columns}
+              maxPreviewLines={previewLines}
+              onCancelRequest={interrupt}
+            />
+          ) : null}
+          {agent.busy && !pending ? (
+            <StatusLine
+              startedAt={agent.startedAt}
+              retry={agent.retry}
+              waitingForApproval={false}
+              hint={hint}
+            />
+          ) : null}
+          {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
+          {pending ? null : (
+            <InputPrompt
+              commands={commands}
+              listFiles={props.listFiles}
+              history={inputHistory}
+              width={columns}
+              isActive={!pending}
+              busy={agent.busy}
+              onSubmit={submit}
+              onCancel={agent.cancel}
+              onInterrupt={interrupt}
+              onExit={leave}
+            />
+          )}
+          <Footer
+            width={columns}
+            info={{
+              model: session.model,
+              contextUsed: agent.lastUsage?.promptTokenCount
+                ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
+                  contextWindow(session.model)
+                : undefined,
+              inputTokens: totals.tokens.prompt,
+              outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
+              cost: sessionCost(session.stats.snapshot()),
+              cwd,
+              branch,
+              approvalMode,
+              sandbox: env.KODO_SANDBOX || env.SANDBOX || undefined,
+            }}
+          />
+        </Box>
+      </HighlighterContext.Provider>
+    </ThemeContext.Provider>
+  );
+}

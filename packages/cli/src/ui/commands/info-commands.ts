@@ -1,0 +1,160 @@
+import { arch, platform, release } from 'node:os';
+import { compactNumber, formatDuration } from '../format';
+import { sessionCost } from '../model-info';
+import type { SlashCommand } from './types';
+
+export const KEYBOARD_HELP = [
+  '| Key | Action |',
+  '| --- | --- |',
+  '| Enter | send |',
+  '| Alt+Enter, Ctrl+J, `\\` then Enter | new line |',
+  '| ↑ / ↓ | earlier prompts (also across sessions) |',
+  '| Ctrl+R | search earlier prompts |',
+  '| Tab | accept a completion (`/command`, `@path`) |',
+  '| Esc | cancel the running request |',
+  '| Ctrl+C | cancel; twice to exit |',
+  '| Ctrl+D | exit (on empty input) |',
+  '| Shift+Tab | cycle approval mode |',
+  '| Ctrl+T | show or hide thoughts |',
+  '| Ctrl+L | redraw the screen |',
+].join('\n');
+
+export function helpCommand(all: () => SlashCommand[]): SlashCommand {
+  return {
+    name: 'help',
+    aliases: ['?'],
+    description: 'Commands and keyboard shortcuts',
+    whileBusy: true,
+    run({ addItem }) {
+      const commands = all()
+        .map((command) => {
+          const aliases = command.aliases?.length
+            ? ` (${command.aliases.map((a) => `/${a}`).join(', ')})`
+            : '';
+          const subs = command.subcommands?.length
+            ? ` ${command.subcommands.map((s) => s.name).join('|')}`
+            : '';
+          return `- \`/${command.name}${subs}\`${aliases}: ${command.description}`;
+        })
+        .join('\n');
+      addItem({
+        kind: 'panel',
+        title: 'Help',
+        body: [
+          'Type a request and press Enter. `@path` attaches a file or directory; `!command` runs a shell command (approval applies).',
+          '',
+          '**Commands**',
+          '',
+          commands,
+          '',
+          '**Keys**',
+          '',
+          KEYBOARD_HELP,
+        ].join('\n'),
+      });
+    },
+  };
+}
+
+export const aboutCommand: SlashCommand = {
+  name: 'about',
+  description: 'Version, runtime and model',
+  whileBusy: true,
+  run({ addItem, version, session }) {
+    addItem({
+      kind: 'panel',
+      title: 'About kodo',
+      body: [
+        `- **kodo** ${version}`,
+        `- **Node.js** ${process.versions.node}`,
+        `- **OS** ${platform()} ${release()} (${arch()})`,
+        `- **Model** ${session.model}`,
+        `- **Session** ${session.id}`,
+      ].join('\n'),
+    });
+  },
+};
+
+export const toolsCommand: SlashCommand = {
+  name: 'tools',
+  description: 'List the tools the model can use (`/tools desc` with descriptions)',
+  subcommands: [{ name: 'desc', description: 'with descriptions' }],
+  whileBusy: true,
+  run({ addItem, tools, args }) {
+    const withDescriptions = args === 'desc' || args === 'descriptions';
+    const lines = tools.list().map((tool) => {
+      const head = `- **${tool.displayName}** (\`${tool.name}\`)`;
+      if (!withDescriptions) return head;
+      return `${head}: ${tool.description.split('\n')[0]}`;
+    });
+    addItem({ kind: 'panel', title: `Tools (${lines.length})`, body: lines.join('\n') || 'No tools.' });
+  },
+};
+
+export const statsCommand: SlashCommand = {
+  name: 'stats',
+  aliases: ['usage'],
+  description: 'Requests, tokens, cost and tool calls of this session',
+  whileBusy: true,
+  run({ addItem, session }) {
+    const snapshot = session.stats.snapshot();
+    const totals = session.stats.totals();
+    const cost = sessionCost(snapshot);
+    const lines = [
+      `- **Requests** ${totals.requests} (${totals.errors} failed), ${formatDuration(totals.latencyMs)} waiting for the model`,
+      `- **Tokens** ${compactNumber(totals.tokens.prompt)} in (${compactNumber(totals.tokens.cached)} cached), ${compactNumber(totals.tokens.candidates)} out, ${compactNumber(totals.tokens.thoughts)} thinking`,
+      `- **Cost** ${cost === undefined ? 'unknown for this model' : `about $${cost.toFixed(4)} (list prices)`}`,
+      `- **Tool calls** ${snapshot.tools.totalCalls} (${snapshot.tools.totalSuccess} ok, ${snapshot.tools.totalFail} failed)`,
+      `- **Lines** +${snapshot.files.totalLinesAdded} −${snapshot.files.totalLinesRemoved}`,
+    ];
+    const byModel = Object.entries(snapshot.models).map(
+      ([model, stats]) =>
+        `| ${model} | ${stats.api.totalRequests} | ${compactNumber(stats.tokens.prompt)} | ${compactNumber(stats.tokens.candidates)} |`,
+    );
+    const byTool = Object.entries(snapshot.tools.byName).map(
+      ([name, stats]) =>
+        `| ${name} | ${stats.count} | ${stats.success} | ${stats.fail} | ${formatDuration(stats.durationMs)} |`,
+    );
+    const body = [
+      ...lines,
+      ...(byModel.length
+        ? ['', '| Model | Requests | Input | Output |', '| --- | ---: | ---: | ---: |', ...byModel]
+        : []),
+      ...(byTool.length
+        ? ['', '| Tool | Calls | OK | Failed | Time |', '| --- | ---: | ---: | ---: | ---: |', ...byTool]
+        : []),
+    ];
+    addItem({ kind: 'panel', title: 'Session stats', body: body.join('\n') });
+  },
+};
+
+export const settingsCommand: SlashCommand = {
+  name: 'settings',
+  description: 'Show the settings files in use and the merged values',
+  whileBusy: true,
+  run({ addItem, settings }) {
+    const files = settings.sources.length
+      ? settings.sources.map((source, index) => `${index + 1}. \`${source}\``).join('\n')
+      : 'No settings file found (defaults in use).';
+    addItem({
+      kind: 'panel',
+      title: 'Settings',
+      body: [
+        '**Files** (later ones win)',
+        '',
+        files,
+        '',
+        '**Merged values**',
+        '',
+        '```json',
+        JSON.stringify(settings.merged, hideSecrets, 2),
+        '```',
+      ].join('\n'),
+    });
+  },
+};
+
+/** Values of keys named like credentials are not printed (they would land in scrollback). */
+function hideSecrets(key: string, value: unknown): unknown {
+  return typeof value === 'string' && /key|token|secret|password|credential/i.test(key) ? '••••••' : value;
+}

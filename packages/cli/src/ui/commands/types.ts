@@ -1,0 +1,34 @@
+import type { LoadedSettings, Session, ToolRegistry } from '@kodo/core/engine';
+import type { ThemeName } from '../theme';
+import type { NewHistoryItem } from '../types';
+
+/** What a slash command may read and do; the App provides it. */
+export interface CommandContext {
+  /** Text after the command name, trimmed. */
+  args: string;
+  session: Session;
+  tools: ToolRegistry;
+  settings: LoadedSettings;
+  version: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  themeName: ThemeName;
+  addItem(item: NewHistoryItem): void;
+  setTheme(name: ThemeName): void;
+  /** Clears the screen and starts a new session. */
+  newSession(): Promise<void>;
+  /** The text of the latest model answer, if any. */
+  lastAnswer(): string | undefined;
+  copyToClipboard(text: string): void;
+  exit(): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  aliases?: string[];
+  description: string;
+  subcommands?: { name: string; description: string }[];
+  /** May run while a turn is in progress (it only reads, or only changes the display). */
+  whileBusy?: boolean;
+  run(context: CommandContext): void | Promise<void>;
+}

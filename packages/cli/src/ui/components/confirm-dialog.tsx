@@ -1,0 +1,196 @@
+import type { ConfirmationDetails, ConfirmationResponse } from '@kodo/core/engine';
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import type { PendingConfirmation } from '../confirmation-bridge';
+import { editableArgs } from '../editable-args';
+import type { EditorLauncher } from '../editor';
+import { useKeyHandler } from '../hooks/use-key-handler';
+import { useTheme } from '../hooks/use-theme';
+import { sanitizeForTerminal } from '../sanitize';
+import { DiffView } from './diff-view';
+
+interface Props {
+  pending: PendingConfirmation;
+  /** What the tool box calls this tool (`Shell`, `WriteFile`). */
+  displayName: string;
+  openEditor: EditorLauncher;
+  width: number;
+  /** Lines of diff or command shown at most. */
+  maxPreviewLines: number;
+  /** Ctrl+C: cancel the whole request, not just this call. */
+  onCancelRequest(): void;
+}
+
+interface Choice {
+  key: string;
+  label: string;
+  action: 'once' | 'session' | 'save' | 'edit' | 'deny';
+}
+
+export function dialogChoices(details: ConfirmationDetails): Choice[] {
+  const always =
+    details.kind === 'exec' && details.rootCommands.length > 0
+      ? `\`${details.rootCommands.join(', ')}\` commands`
+      : details.kind === 'edit'
+        ? 'edits with this tool'
+        : 'this tool';
+  return [
+    { key: 'y', label: 'Allow once', action: 'once' },
+    { key: 'a', label: `Allow ${always} for this session`, action: 'session' },
+    { key: 's', label: `Allow ${always} always (saved)`, action: 'save' },
+    { key: 'e', label: 'Edit before running ($EDITOR)', action: 'edit' },
+    { key: 'n', label: 'Deny, and tell the model why', action: 'deny' },
+  ];
+}
+
+/**
+ * Asks whether a tool call may run, showing what it would do (a diff, the command). Keyboard
+ * only: ↑/↓ and Enter, the digits 1–5, or the letters shown; Esc denies without a reason.
+ */
+export function ConfirmDialog({
+  pending,
+  displayName,
+  openEditor,
+  width,
+  maxPreviewLines,
+  onCancelRequest,
+}: Props) {
+  const theme = useTheme();
+  const { details, call } = pending.request;
+  const choices = dialogChoices(details);
+  const [selected, setSelected] = useState(0);
+  const [reason, setReason] = useState<string | undefined>(undefined);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const [editing, setEditing] = useState(false);
+
+  const respond = (response: ConfirmationResponse) => pending.respond(response);
+
+  const editThenRun = async () => {
+    const editable = editableArgs(call.args, details);
+    setEditing(true);
+    const edited = await openEditor(editable.text, { fileName: editable.fileName });
+    setEditing(false);
+    if (edited === undefined) {
+      setNote('The editor did not finish successfully; nothing was changed.');
+      return;
+    }
+    if (edited === editable.text) {
+      setNote('No changes were made in the editor.');
+      return;
+    }
+    const applied = editable.apply(edited);
+    if (!applied.ok) {
+      setNote(applied.message);
+      return;
+    }
+    respond({ outcome: 'modify_with_editor', modifiedArgs: applied.args });
+  };
+
+  const choose = (choice: Choice) => {
+    switch (choice.action) {
+      case 'once':
+        return respond({ outcome: 'proceed_once' });
+      case 'session':
+        return respond({ outcome: 'proceed_always' });
+      case 'save':
+        return respond({ outcome: 'proceed_always_and_save' });
+      case 'edit':
+        void editThenRun();
+        return;
+      case 'deny':
+        setReason('');
+        return;
+    }
+  };
+
+  useKeyHandler(
+    (input, key) => {
+      if (editing) return;
+      if (key.ctrl && input === 'c') {
+        onCancelRequest();
+        return;
+      }
+      if (reason !== undefined) {
+        if (key.escape) respond({ outcome: 'cancel' });
+        else if (key.return)
+          respond({ outcome: 'cancel', ...(reason.trim() ? { reason: reason.trim() } : {}) });
+        else if (key.backspace || key.delete) setReason(reason.slice(0, -1));
+        else if (!key.ctrl && !key.meta && input) setReason(reason + input.replace(/[\r\n]+/g, ' '));
+        return;
+      }
+      if (key.escape) return respond({ outcome: 'cancel' });
+      if (key.upArrow) return setSelected((selected + choices.length - 1) % choices.length);
+      if (key.downArrow || key.tab) return setSelected((selected + 1) % choices.length);
+      if (key.return) return choose(choices[selected]!);
+      const byDigit = /^[1-9]$/.test(input) ? choices[Number(input) - 1] : undefined;
+      const byKey = choices.find((choice) => choice.key === input.toLowerCase());
+      const choice = byDigit ?? byKey;
+      if (choice) choose(choice);
+    },
+    { isActive: true },
+  );
+
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1} width={width}>
+      <Text bold color={theme.warning}>
+        {details.title || `Allow ${displayName}?`}
+      </Text>
+      <Box marginY={1} flexDirection="column">
+        <Preview details={details} maxLines={maxPreviewLines} />
+      </Box>
+      {reason !== undefined ? (
+        <Box flexDirection="column">
+          <Text>Why not? The model reads this (optional; Enter sends, Esc skips):</Text>
+          <Text>
+            <Text color={theme.accent}>&gt; </Text>
+            {reason}
+            <Text inverse> </Text>
+          </Text>
+        </Box>
+      ) : editing ? (
+        <Text color={theme.muted}>Waiting for the editor to close…</Text>
+      ) : (
+        <Box flexDirection="column">
+          <Text>Allow {displayName} to run?</Text>
+          {choices.map((choice, index) => (
+            <Text
+              key={choice.action}
+              color={index === selected ? theme.accent : undefined}
+              bold={index === selected}
+            >
+              {index === selected ? '❯ ' : '  '}
+              {index + 1}. {choice.label}{' '}
+              <Text color={theme.muted}>
+                ({choice.key}
+                {choice.action === 'deny' ? ', esc' : ''})
+              </Text>
+            </Text>
+          ))}
+        </Box>
+      )}
+      {note ? <Text color={theme.warning}>{note}</Text> : null}
+    </Box>
+  );
+}
+
+function Preview({ details, maxLines }: { details: ConfirmationDetails; maxLines: number }) {
+  const theme = useTheme();
+  switch (details.kind) {
+    case 'edit':
+      return (
+        <Box flexDirection="column">
+          <Text color={theme.code}>{details.filePath}</Text>
+          <DiffView diff={details.diff} maxLines={maxLines} />
+        </Box>
+      );
+    case 'exec':
+      return (
+        <Text>
+          <Text color={theme.muted}>$ </Text>
+          {sanitizeForTerminal(details.command).split('\n').slice(0, maxLines).join('\n')}
+        </Text>
+      );
+    default:
+      return <Text>{sanitizeForTerminal(details.prompt)}</Text>;
+  }
+}

@@ -1,0 +1,291 @@
+import { Box, type Key, Text } from 'ink';
+import { useCallback, useReducer, useRef } from 'react';
+import type { SlashCommand } from '../commands/types';
+import { useCompletion } from '../hooks/use-completion';
+import { useKeyHandler } from '../hooks/use-key-handler';
+import { useTheme } from '../hooks/use-theme';
+import {
+  AT_DRAFT,
+  type HistoryPosition,
+  newerEntry,
+  olderEntry,
+  reverseSearch,
+} from '../input/history-navigation';
+import { expandPastes, normalizePaste, pastePlaceholder, shouldCollapsePaste } from '../input/paste';
+import * as edit from '../input/text-buffer';
+import { CompletionList } from './completion-list';
+import { InputView } from './input-view';
+
+export type SubmitMode = 'prompt' | 'shell';
+
+interface Props {
+  commands: readonly SlashCommand[];
+  listFiles: () => Promise<string[]>;
+  /** Earlier prompts, oldest first. */
+  history: readonly string[];
+  width: number;
+  /** Keys go to the dialog instead while it is open. */
+  isActive: boolean;
+  busy: boolean;
+  /** Returns false to keep the text in the editor (e.g. a request is still running). */
+  onSubmit(text: string, mode: SubmitMode): boolean;
+  /** Esc while a request runs. */
+  onCancel(): void;
+  /** Ctrl+C while a request runs or on an empty prompt (the App cancels, or exits on the second). */
+  onInterrupt(): void;
+  /** Ctrl+D on an empty prompt. */
+  onExit(): void;
+}
+
+interface SearchState {
+  query: string;
+  /** Index into the history of the entry found, if any. */
+  match: number | undefined;
+}
+
+interface EditorState {
+  buffer: edit.TextBuffer;
+  shellMode: boolean;
+  position: HistoryPosition;
+  search: SearchState | undefined;
+  /** Placeholder → pasted text. */
+  pastes: ReadonlyMap<string, string>;
+  /** The person moved through the suggestions (Enter then accepts instead of sending). */
+  navigated: boolean;
+}
+
+const INITIAL_STATE: EditorState = {
+  buffer: edit.EMPTY_BUFFER,
+  shellMode: false,
+  position: AT_DRAFT,
+  search: undefined,
+  pastes: new Map(),
+  navigated: false,
+};
+
+const BRACKETED_PASTE_START = '[200~';
+const BRACKETED_PASTE_END = '[201~';
+/** Shift+Enter as terminals with modifyOtherKeys or the CSI-u protocol send it. */
+const SHIFT_ENTER = new Set(['[13;2u', '[27;2;13~']);
+
+/**
+ * The input editor: multi-line text (Alt+Enter, Ctrl+J or a trailing `\` for a new line), ↑/↓
+ * history, Ctrl+R reverse search, completion of `/commands` and `@paths`, `!` shell mode, and
+ * large pastes collapsed into placeholders.
+ */
+export function InputPrompt(props: Props) {
+  const { commands, listFiles, history, width, isActive, busy } = props;
+  const theme = useTheme();
+  // Several key events can arrive in one tick (before React re-renders), so handlers read and
+  // write the latest state through a ref; a counter makes React render it.
+  const state = useRef<EditorState>(INITIAL_STATE);
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const update = useCallback((patch: Partial<EditorState>) => {
+    state.current = { ...state.current, ...patch };
+    rerender();
+  }, []);
+  // Bracketed paste arrives as several key events; collect them without re-rendering each time.
+  const pasting = useRef<string[] | undefined>(undefined);
+  const { buffer, shellMode, search } = state.current;
+  const completion = useCompletion(buffer, commands, listFiles);
+
+  const change = (next: edit.TextBuffer) => update({ buffer: next, navigated: false });
+  const setBuffer = (next: edit.TextBuffer) => update({ buffer: next });
+
+  const insertPaste = (raw: string) => {
+    const text = normalizePaste(raw);
+    const { buffer: current, pastes } = state.current;
+    if (!shouldCollapsePaste(text)) {
+      change(edit.insert(current, text));
+      return;
+    }
+    const placeholder = pastePlaceholder(pastes.size + 1, text);
+    update({
+      pastes: new Map(pastes).set(placeholder, text),
+      buffer: edit.insert(current, placeholder),
+      navigated: false,
+    });
+  };
+
+  const submit = () => {
+    const { buffer: current, pastes, shellMode: shell } = state.current;
+    const text = expandPastes(current.text, pastes);
+    if (text.trim() === '') return;
+    if (!props.onSubmit(text, shell ? 'shell' : 'prompt')) return;
+    update({ ...INITIAL_STATE, shellMode: shell });
+  };
+
+  const acceptCompletion = () => {
+    const suggestion = completion.suggestions[completion.selected];
+    if (!suggestion) return;
+    const trailing = suggestion.value.endsWith('/') ? '' : ' ';
+    change(
+      edit.replaceBeforeCursor(state.current.buffer, completion.replaceLength, suggestion.value + trailing),
+    );
+  };
+
+  const handleSearchKey = (input: string, key: Key, search: SearchState) => {
+    if (key.escape || (key.ctrl && (input === 'c' || input === 'g'))) {
+      update({ search: undefined });
+      return;
+    }
+    if (key.return || key.tab || key.leftArrow || key.rightArrow) {
+      const found = search.match !== undefined ? history[search.match] : undefined;
+      update({ search: undefined, ...(found !== undefined ? { buffer: edit.bufferOf(found) } : {}) });
+      return;
+    }
+    if (key.ctrl && input === 'r') {
+      const older =
+        search.match === undefined ? undefined : reverseSearch(history, search.query, search.match);
+      if (older !== undefined) update({ search: { ...search, match: older } });
+      return;
+    }
+    let query = search.query;
+    if (key.backspace || key.delete) query = query.slice(0, -1);
+    else if (!key.ctrl && !key.meta) query += input;
+    update({
+      search: { query, match: query === '' ? undefined : reverseSearch(history, query, history.length) },
+    });
+  };
+
+  useKeyHandler(
+    (input, key) => {
+      const { buffer, shellMode, search, position } = state.current;
+      if (pasting.current) {
+        if (input === BRACKETED_PASTE_END) {
+          const text = pasting.current.join('');
+          pasting.current = undefined;
+          insertPaste(text);
+        } else {
+          pasting.current.push(key.return ? '\n' : input);
+        }
+        return;
+      }
+      if (input === BRACKETED_PASTE_START) {
+        pasting.current = [];
+        return;
+      }
+      if (search) {
+        handleSearchKey(input, key, search);
+        return;
+      }
+      if (key.ctrl && input === 'c') {
+        if (!busy && (buffer.text !== '' || shellMode)) update(INITIAL_STATE);
+        else props.onInterrupt();
+        return;
+      }
+      if (key.ctrl && input === 'd') {
+        if (buffer.text === '') props.onExit();
+        else change(edit.deleteForward(buffer));
+        return;
+      }
+      if (key.escape) {
+        if (completion.open) completion.dismiss();
+        else if (busy) props.onCancel();
+        else if (shellMode && buffer.text === '') update({ shellMode: false });
+        return;
+      }
+      if (key.ctrl && input === 'r') {
+        update({ search: { query: '', match: undefined } });
+        return;
+      }
+      const newline = (key.return && (key.meta || key.shift)) || input === '\n' || SHIFT_ENTER.has(input);
+      if (newline) {
+        change(edit.insert(buffer, '\n'));
+        return;
+      }
+      if (key.return) {
+        if (completion.open && state.current.navigated) {
+          acceptCompletion();
+          return;
+        }
+        if (buffer.text.slice(0, buffer.cursor).endsWith('\\')) {
+          change(edit.insert(edit.backspace(buffer), '\n'));
+          return;
+        }
+        submit();
+        return;
+      }
+      if (key.tab) {
+        if (!key.shift && completion.open) acceptCompletion();
+        return;
+      }
+      if (key.upArrow || key.downArrow) {
+        if (completion.open) {
+          const count = completion.suggestions.length;
+          completion.select((completion.selected + (key.upArrow ? count - 1 : 1)) % count);
+          update({ navigated: true });
+          return;
+        }
+        const moved = key.upArrow ? edit.moveUp(buffer) : edit.moveDown(buffer);
+        if (moved) {
+          setBuffer(moved);
+          return;
+        }
+        const entry = key.upArrow
+          ? olderEntry(history, position, buffer.text)
+          : newerEntry(history, position);
+        if (entry) update({ position: entry.position, buffer: edit.bufferOf(entry.text) });
+        return;
+      }
+      if (key.leftArrow)
+        return setBuffer(key.ctrl || key.meta ? edit.wordLeft(buffer) : edit.moveLeft(buffer));
+      if (key.rightArrow)
+        return setBuffer(key.ctrl || key.meta ? edit.wordRight(buffer) : edit.moveRight(buffer));
+      if (key.home || (key.ctrl && input === 'a')) return setBuffer(edit.lineStart(buffer));
+      if (key.end || (key.ctrl && input === 'e')) return setBuffer(edit.lineEnd(buffer));
+      if (key.backspace || key.delete) {
+        if (buffer.text === '' && shellMode) update({ shellMode: false });
+        else change(key.meta ? edit.deleteWordLeft(buffer) : edit.backspace(buffer));
+        return;
+      }
+      if (key.ctrl && input === 'w') return change(edit.deleteWordLeft(buffer));
+      if (key.ctrl && input === 'u') return change(edit.killToLineStart(buffer));
+      if (key.ctrl && input === 'k') return change(edit.killToLineEnd(buffer));
+      if (key.meta && input === 'b') return setBuffer(edit.wordLeft(buffer));
+      if (key.meta && input === 'f') return setBuffer(edit.wordRight(buffer));
+      if (key.ctrl || key.meta || input === '') return;
+      if (input === '!' && buffer.text === '' && !shellMode) {
+        update({ shellMode: true });
+        return;
+      }
+      // A chunk of several characters with line breaks is a paste from a terminal without
+      // bracketed paste: its newlines are text, not Enter.
+      if (input.length > 1 && /[\r\n]/.test(input)) {
+        insertPaste(input);
+        return;
+      }
+      change(edit.insert(buffer, input));
+    },
+    { isActive },
+  );
+
+  const marker = search ? `(search '${search.query}')` : shellMode ? '!' : '>';
+  const shown = search ? edit.bufferOf(search.match !== undefined ? history[search.match]! : '') : buffer;
+  return (
+    <Box flexDirection="column">
+      <InputView
+        buffer={shown}
+        marker={marker}
+        markerColor={shellMode ? theme.warning : theme.accent}
+        placeholder={
+          search
+            ? 'type to search earlier prompts'
+            : shellMode
+              ? 'shell command (esc to leave shell mode)'
+              : busy
+                ? 'type ahead… (esc cancels the request)'
+                : 'Type your message, @path to attach, / for commands'
+        }
+        width={width}
+        showCursor={isActive}
+      />
+      {completion.open && isActive && !search ? (
+        <CompletionList suggestions={completion.suggestions} selected={completion.selected} width={width} />
+      ) : null}
+      {shellMode && !search ? (
+        <Text color={theme.warning}> shell mode: commands run in the workspace, approval applies</Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,142 @@
+import type { AgentEvent, Part, Session, UsageMetadata } from '@kodo/core/engine';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { type CallDescriber, type RetryNotice, TurnAccumulator } from '../turn-accumulator';
+import type { LiveBlock, NewHistoryItem } from '../types';
+
+/** The live turn is redrawn at most this often while events stream in. */
+export const LIVE_THROTTLE_MS = 50;
+
+/** Events the person must see at once (an approval request, a call starting). */
+const URGENT = new Set<AgentEvent['type']>([
+  'tool_call_confirmation',
+  'tool_call_request',
+  'tool_call_response',
+]);
+
+export interface AgentState {
+  live: LiveBlock[];
+  busy: boolean;
+  startedAt: number;
+  retry: RetryNotice | undefined;
+  lastUsage: UsageMetadata | undefined;
+  /** Sends a prompt and streams the turn; resolves when it is over. */
+  send(input: string | Part[]): Promise<void>;
+  /** Runs a tool call the person asked for (`!command`); resolves to its result text. */
+  runTool(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ status: string; output: string } | undefined>;
+  cancel(): void;
+}
+
+interface Options {
+  session: Session;
+  describe: CallDescriber;
+  /** Receives items that became final, in order. */
+  onCommit(items: NewHistoryItem[]): void;
+}
+
+/**
+ * Drives the Session for the UI: one AbortController per request, AgentEvents folded by a
+ * TurnAccumulator, and the live region redrawn at most every LIVE_THROTTLE_MS (tokens arrive far
+ * faster than anyone reads), while final items go to the static history.
+ */
+export function useAgent({ session, describe, onCommit }: Options): AgentState {
+  const [live, setLive] = useState<LiveBlock[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [startedAt, setStartedAt] = useState(0);
+  const [retry, setRetry] = useState<RetryNotice | undefined>(undefined);
+  const [lastUsage, setLastUsage] = useState<UsageMetadata | undefined>(undefined);
+  const controller = useRef<AbortController | undefined>(undefined);
+  const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const commit = useRef(onCommit);
+  commit.current = onCommit;
+
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      controller.current?.abort();
+    },
+    [],
+  );
+
+  const drive = useCallback(
+    async <R>(
+      stream: AsyncGenerator<AgentEvent, R>,
+      accumulator: TurnAccumulator,
+    ): Promise<R | undefined> => {
+      const flush = () => {
+        clearTimeout(timer.current);
+        timer.current = undefined;
+        const items = accumulator.drainCommitted();
+        if (items.length > 0) commit.current(items);
+        setLive(accumulator.live());
+        setRetry(accumulator.retry);
+        if (accumulator.lastUsage) setLastUsage(accumulator.lastUsage);
+      };
+      let result: R | undefined;
+      try {
+        let next = await stream.next();
+        while (!next.done) {
+          accumulator.apply(next.value);
+          if (URGENT.has(next.value.type) || next.value.type === 'retry') flush();
+          else timer.current ??= setTimeout(flush, LIVE_THROTTLE_MS);
+          next = await stream.next();
+        }
+        result = next.value;
+      } catch (error) {
+        accumulator.notice(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, 'error');
+      }
+      accumulator.end();
+      flush();
+      return result;
+    },
+    [],
+  );
+
+  const begin = useCallback(() => {
+    const abort = new AbortController();
+    controller.current = abort;
+    setBusy(true);
+    setStartedAt(Date.now());
+    return abort;
+  }, []);
+
+  const finish = useCallback((abort: AbortController) => {
+    if (controller.current === abort) controller.current = undefined;
+    setBusy(false);
+  }, []);
+
+  const send = useCallback(
+    async (input: string | Part[]) => {
+      const abort = begin();
+      try {
+        await drive(session.sendMessage(input, abort.signal), new TurnAccumulator(describe));
+      } finally {
+        finish(abort);
+      }
+    },
+    [session, describe, drive, begin, finish],
+  );
+
+  const runTool = useCallback(
+    async (name: string, args: Record<string, unknown>) => {
+      const abort = begin();
+      try {
+        const completed = await drive(
+          session.runUserToolCall(name, args, abort.signal),
+          new TurnAccumulator(describe),
+        );
+        if (!completed) return undefined;
+        return { status: completed.response.status, output: completed.response.resultDisplay };
+      } finally {
+        finish(abort);
+      }
+    },
+    [session, describe, drive, begin, finish],
+  );
+
+  const cancel = useCallback(() => controller.current?.abort(), []);
+
+  return { live, busy, startedAt, retry, lastUsage, send, runTool, cancel };
+}

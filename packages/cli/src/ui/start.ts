@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { kodoHome, type LoadedSettings, newSessionId } from '@kodo/core/engine';
+import type { CliArgs } from '../args';
+import { ExitCode, FatalError } from '../exit-codes';
+import { type CliSession, createCliSession } from '../session-factory';
+import { builtinCommands } from './commands/registry';
+import { ConfirmationBridge } from './confirmation-bridge';
+import { FileIndex } from './input/file-index';
+import { InputHistoryStore } from './input/input-history-store';
+import { HighlighterLoader } from './markdown/highlighter-loader';
+import type { ThemeName } from './theme';
+
+export interface InteractiveContext {
+  args: CliArgs;
+  settings: LoadedSettings;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  /** The first prompt (`-i "…"` or a positional query on a terminal). */
+  initialPrompt: string | undefined;
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  stderr?: NodeJS.WriteStream;
+}
+
+/**
+ * Interactive mode: builds the session (with the approval dialog as its confirm handler), loads
+ * Ink and React (only now: headless runs never load them), runs the UI until the person leaves,
+ * then says how to come back to the session.
+ */
+export async function runInteractive(context: InteractiveContext): Promise<number> {
+  const { args, settings, cwd, env } = context;
+  const stdout = context.stdout ?? process.stdout;
+  const stderr = context.stderr ?? process.stderr;
+  const bridge = new ConfirmationBridge();
+  const build = (sessionId: string): Promise<CliSession> =>
+    createCliSession({ args, settings: settings.merged, cwd, env, sessionId, confirm: bridge.handler });
+  let created: CliSession;
+  try {
+    created = await build(newSessionId());
+  } catch (error) {
+    if (!(error instanceof FatalError)) throw error;
+    stderr.write(`${error.message}\n`);
+    return error.exitCode;
+  }
+  const generators = [created.generator];
+  if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
+
+  const { mountApp } = await loadUi();
+  const fileIndex = new FileIndex(cwd);
+  const historyStore = new InputHistoryStore(join(kodoHome(env), 'input-history.jsonl'));
+  const sessionId = await mountApp(
+    {
+      session: created.session,
+      tools: created.tools,
+      createSession: async () => {
+        const next = await build(newSessionId());
+        generators.push(next.generator);
+        return next.session;
+      },
+      bridge,
+      commands: builtinCommands(),
+      settings,
+      version: context.version,
+      cwd,
+      env,
+      themeName: themeFromSettings(settings),
+      highlighter: new HighlighterLoader(),
+      inputHistory: historyStore,
+      listFiles: () => fileIndex.entries(),
+      initialPrompt: context.initialPrompt,
+    },
+    { stdout, stdin: context.stdin ?? process.stdin, stderr },
+  );
+  await Promise.all(generators.map((generator) => generator.flush()));
+  stdout.write(`\nSession ${sessionId} ended.\nTo continue it later: kodo --resume ${sessionId}\n`);
+  return ExitCode.ok;
+}
+
+function themeFromSettings(settings: LoadedSettings): ThemeName {
+  const ui = (settings.merged as { ui?: { theme?: unknown } }).ui;
+  return typeof ui?.theme === 'string' && /light/i.test(ui.theme) ? 'light' : 'dark';
+}
+
+/**
+ * Loads Ink and the App, with two globals hidden while the modules initialise:
+ * - Ink decides once, when first imported, whether it runs "in CI" (then it prints only final
+ *   output); an interactive session was asked for explicitly, so CI variables must not count.
+ * - The layout engine (yoga, WebAssembly) decodes its inlined binary through `fetch` when there
+ *   is one, which loads Node's HTTP stack (undici) at startup; without it, it decodes directly.
+ */
+async function loadUi(): Promise<typeof import('./mount')> {
+  const hidden: Record<string, string | undefined> = {};
+  for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) {
+    hidden[name] = process.env[name];
+    delete process.env[name];
+  }
+  const fetchDescriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (fetchDescriptor?.configurable) {
+    Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
+  }
+  try {
+    return await import('./mount');
+  } finally {
+    if (fetchDescriptor?.configurable) Object.defineProperty(globalThis, 'fetch', fetchDescriptor);
+    for (const [name, value] of Object.entries(hidden)) {
+      if (value !== undefined) process.env[name] = value;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Colour palettes for the interactive UI. Components never name a colour directly: they ask the
+ * theme for a role (accent, success, diff addition…), so dark, light and "no colour" stay
+ * consistent. `NO_COLOR` (any non-empty value, see no-color.org) selects the palette without
+ * colours; bold, dim and inverse still mark structure there.
+ */
+export type ThemeName = 'dark' | 'light';
+
+export interface Theme {
+  name: ThemeName | 'no-color';
+  /** Prompt marker, headings, the selected dialog option. */
+  accent: string | undefined;
+  /** Secondary text: hints, footer, descriptions. */
+  muted: string | undefined;
+  success: string | undefined;
+  warning: string | undefined;
+  error: string | undefined;
+  /** Inline code and file paths. */
+  code: string | undefined;
+  link: string | undefined;
+  /** The person's own prompts in the history. */
+  user: string | undefined;
+  diffAdded: string | undefined;
+  diffRemoved: string | undefined;
+  border: string | undefined;
+  /** Syntax highlighting roles (highlight.js class names, without `hljs-`). */
+  syntax: {
+    keyword: string | undefined;
+    string: string | undefined;
+    number: string | undefined;
+    comment: string | undefined;
+    title: string | undefined;
+    type: string | undefined;
+    attr: string | undefined;
+    meta: string | undefined;
+  };
+}
+
+const DARK: Theme = {
+  name: 'dark',
+  accent: '#87afff',
+  muted: 'gray',
+  success: 'green',
+  warning: 'yellow',
+  error: 'red',
+  code: '#d7af87',
+  link: '#5fafff',
+  user: '#afafaf',
+  diffAdded: 'green',
+  diffRemoved: 'red',
+  border: 'gray',
+  syntax: {
+    keyword: '#c678dd',
+    string: '#98c379',
+    number: '#d19a66',
+    comment: 'gray',
+    title: '#61afef',
+    type: '#e5c07b',
+    attr: '#d19a66',
+    meta: '#56b6c2',
+  },
+};
+
+const LIGHT: Theme = {
+  name: 'light',
+  accent: '#005fd7',
+  muted: '#6c6c6c',
+  success: '#008700',
+  warning: '#af5f00',
+  error: '#d70000',
+  code: '#875f00',
+  link: '#0000d7',
+  user: '#444444',
+  diffAdded: '#008700',
+  diffRemoved: '#d70000',
+  border: '#8a8a8a',
+  syntax: {
+    keyword: '#a626a4',
+    string: '#50a14f',
+    number: '#986801',
+    comment: '#8a8a8a',
+    title: '#4078f2',
+    type: '#c18401',
+    attr: '#986801',
+    meta: '#0184bc',
+  },
+};
+
+const NO_COLOR: Theme = {
+  name: 'no-color',
+  accent: undefined,
+  muted: undefined,
+  success: undefined,
+  warning: undefined,
+  error: undefined,
+  code: undefined,
+  link: undefined,
+  user: undefined,
+  diffAdded: undefined,
+  diffRemoved: undefined,
+  border: undefined,
+  syntax: {
+    keyword: undefined,
+    string: undefined,
+    number: undefined,
+    comment: undefined,
+    title: undefined,
+    type: undefined,
+    attr: undefined,
+    meta: undefined,
+  },
+};
+
+export const THEME_NAMES: readonly ThemeName[] = ['dark', 'light'];
+
+export function isThemeName(value: unknown): value is ThemeName {
+  return value === 'dark' || value === 'light';
+}
+
+/** The palette for a theme name, or the colourless one when the environment asks for it. */
+export function resolveTheme(name: ThemeName, env: NodeJS.ProcessEnv): Theme {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return NO_COLOR;
+  return name === 'light' ? LIGHT : DARK;
+}

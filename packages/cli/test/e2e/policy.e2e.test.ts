@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runKodo } from '@kodo/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const fixture = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', name);
+
+let workspace: string;
+let home: string;
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
+  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
+});
+afterEach(() => {
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+const kodo = (args: string[]) =>
+  runKodo(args, { cwd: workspace, env: { KODO_HOME: home, GEMINI_CLI_HOME: home } });
+const toolResults = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.type === 'tool_result');
+
+const ECHO_POLICY = `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "echo"
+decision = "allow"
+priority = 100
+`;
+
+describe('kodo with policies', () => {
+  it('--policy lets an allowed command run headless in default mode, and refuses its redirection', async () => {
+    const policy = join(home, 'echo.toml');
+    writeFileSync(policy, ECHO_POLICY);
+    const run = await kodo([
+      '-p',
+      'x',
+      '-o',
+      'stream-json',
+      '--policy',
+      policy,
+      '--fake-responses',
+      fixture('policy-shell.jsonl'),
+    ]);
+    expect(run.code).toBe(0);
+    const [echo, redirect] = toolResults(run.stdout);
+    expect(echo).toMatchObject({ status: 'success' });
+    expect(echo.output).toContain('hi');
+    expect(redirect).toMatchObject({
+      status: 'error',
+      error: { type: 'policy_violation', message: 'Tool execution denied by policy.' },
+    });
+    expect(existsSync(join(workspace, 'f'))).toBe(false);
+  });
+
+  it('without a policy the shell is not offered headless', async () => {
+    const run = await kodo([
+      '-p',
+      'x',
+      '-o',
+      'stream-json',
+      '--fake-responses',
+      fixture('policy-shell.jsonl'),
+    ]);
+    expect(run.code).toBe(0);
+    expect(toolResults(run.stdout).map((result) => result.error?.type)).toEqual([
+      'tool_not_registered',
+      'tool_not_registered',
+    ]);
+  });
+
+  it('reads ~/.kodo/policies, reports a broken file on stderr and still runs', async () => {
+    mkdirSync(join(home, 'policies'));
+    writeFileSync(join(home, 'policies', 'echo.toml'), ECHO_POLICY);
+    writeFileSync(join(home, 'policies', 'broken.toml'), '[[rule]\n');
+    const run = await kodo([
+      '-p',
+      'x',
+      '-o',
+      'stream-json',
+      '--fake-responses',
+      fixture('policy-shell.jsonl'),
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`[USER] Policy file error in ${join(home, 'policies', 'broken.toml')}:`);
+    expect(toolResults(run.stdout).map((result) => result.status)).toEqual(['success', 'error']);
+  });
+});

@@ -1,0 +1,126 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasTmux, KODO_BIN, TmuxSession } from '@kodo/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+/**
+ * The built `kodo` in a real terminal (tmux), driven by keys and checked on the screen text.
+ * CI installs tmux (.ci/run); locally these skip when it is missing.
+ */
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const READY = 'Type your message';
+
+let workspace: string;
+let home: string;
+let tmux: TmuxSession | undefined;
+
+beforeEach(() => {
+  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
+  home = mkdtempSync(join(tmpdir(), 'kodo-tmux-home-'));
+});
+afterEach(() => {
+  tmux?.kill();
+  tmux = undefined;
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+function startKodo(args: string[]): TmuxSession {
+  const quoted = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+  tmux = new TmuxSession({
+    command: `${process.execPath} ${KODO_BIN} ${quoted}`,
+    cwd: workspace,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      KODO_HOME: home,
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+    },
+    columns: 100,
+    rows: 30,
+  });
+  return tmux;
+}
+
+/** Typing before the UI has put the terminal in raw mode would echo into the cooked line. */
+async function typeLine(session: TmuxSession, text: string): Promise<void> {
+  await session.waitFor(READY);
+  session.type(text);
+  await session.waitFor(text);
+  session.press('Enter');
+}
+
+async function until(read: () => string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== '' || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!hasTmux())('kodo interactive UI in a real terminal', () => {
+  it('shows the streamed answer to a typed prompt, rendered as Markdown', async () => {
+    const session = startKodo(['--fake-responses', join(fixtures, 'ui-text.jsonl')]);
+    await typeLine(session, 'explain something');
+    const screen = await session.waitFor('kodo-ui-ok');
+    expect(screen).toContain('> explain something');
+    expect(screen).toContain('Streamed answer');
+    // List items get bullets, the code block keeps its text, the Markdown markers are gone.
+    expect(screen).toMatch(/• first item with inline code/);
+    expect(screen).toContain('const answer = 42;');
+    expect(screen).not.toContain('```');
+    expect(screen).not.toContain('# Streamed');
+    // Ready for the next prompt, and the footer counted the tokens.
+    await session.waitFor(READY);
+    expect(session.capture()).toContain('↑1.2k');
+    session.press('C-d');
+    const exit = await session.waitFor('[exited 0]');
+    expect(exit).toMatch(/To continue it later: kodo --resume [0-9a-f-]{36}/);
+  });
+
+  it('asks before write_file and writes the file once allowed in the dialog', async () => {
+    const session = startKodo(['--fake-responses', join(fixtures, 'ui-write-file.jsonl')]);
+    await typeLine(session, 'write the note');
+    const dialog = await session.waitFor('Allow once');
+    expect(dialog).toContain('notes/approved.txt');
+    expect(dialog).toContain('+ approved in the dialog');
+    expect(existsSync(join(workspace, 'notes/approved.txt'))).toBe(false);
+    session.press('1');
+    const done = await session.waitFor('The file notes/approved.txt is written.');
+    expect(done).toMatch(/✔ WriteFile notes\/approved\.txt · done/);
+    expect(readFileSync(join(workspace, 'notes/approved.txt'), 'utf8')).toBe('approved in the dialog\n');
+  });
+
+  it('cancels a long shell command with Esc and leaves no process behind', async () => {
+    const session = startKodo(['--yolo', '--fake-responses', join(fixtures, 'ui-shell-cancel.jsonl')]);
+    await typeLine(session, 'run the long command');
+    await session.waitFor(/▶ Shell .*· running/);
+    const pidFile = join(workspace, 'sleep.pid');
+    const pid = Number(await until(() => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '')));
+    // The command's own output streams into its box while it runs.
+    await session.waitFor(/│ started-long-sleep/);
+    expect(isAlive(pid)).toBe(true);
+    session.press('Escape');
+    const screen = await session.waitFor('Request cancelled.');
+    expect(screen).toMatch(/⊘ Shell .*· cancelled/);
+    // The tool stops the whole process group (SIGTERM, then SIGKILL after a grace period).
+    const deadline = Date.now() + 5_000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(isAlive(pid)).toBe(false);
+    // The session goes on: the prompt is ready again.
+    await session.waitFor(READY);
+  });
+});

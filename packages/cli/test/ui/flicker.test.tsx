@@ -1,0 +1,140 @@
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lazyBuiltinTools, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { builtinCommands } from '../../src/ui/commands/registry';
+import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
+import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
+import { finish, ScriptedGenerator, sleep, text } from './helpers';
+
+// Ink decides at import whether it runs "in CI" (then it writes only final output, which would
+// make this measurement meaningless): hide the CI variables before anything imports it.
+vi.hoisted(() => {
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+});
+
+/** A terminal as Ink sees it: a TTY of a fixed size that records every byte written. */
+class FakeTerminal extends EventEmitter {
+  readonly isTTY = true;
+  columns = 100;
+  rows = 30;
+  readonly writes: { at: number; bytes: number; text: string }[] = [];
+  write = (chunk: string) => {
+    this.writes.push({ at: performance.now(), bytes: Buffer.byteLength(chunk), text: chunk });
+    return true;
+  };
+  bytesBetween(from: number, to: number): number {
+    return this.writes.filter((w) => w.at >= from && w.at < to).reduce((sum, w) => sum + w.bytes, 0);
+  }
+}
+
+class FakeInput extends EventEmitter {
+  readonly isTTY = true;
+  private queued: string[] = [];
+  /** Types keys the way a terminal delivers them: readable, then read() until empty. */
+  type(keys: string) {
+    this.queued.push(keys);
+    this.emit('readable');
+  }
+  setRawMode() {}
+  setEncoding() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read() {
+    return this.queued.shift() ?? null;
+  }
+}
+
+const TOKENS = 1200;
+const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-flicker-')));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+/** ~4 characters a token; a line break every 12 tokens and a paragraph break every 5 lines. */
+function tokenText(index: number): string {
+  if (index % 60 === 59) return 'end.\n\n';
+  if (index % 12 === 11) return 'word\n';
+  return index % 7 === 0 ? '**bold** ' : 'tok ';
+}
+
+describe('flicker: bytes written while a long answer streams', () => {
+  it('stay bounded per token and never clear the screen', async () => {
+    const chunks = Array.from({ length: TOKENS }, (_, i) => text(tokenText(i)));
+    const generator = new ScriptedGenerator([{ chunks: [...chunks, finish()], delayMs: 2 }]);
+    const bridge = new ConfirmationBridge();
+    const tools = new ToolRegistry(lazyBuiltinTools());
+    const session = new Session({
+      generator,
+      model: 'gemini-2.5-pro',
+      tools,
+      toolContext: {
+        workspace: new Workspace({ roots: [workspace] }),
+        env: {},
+        shellInactivityTimeoutMs: 10_000,
+      },
+      confirm: bridge.handler,
+      includeEnvironmentContext: false,
+    });
+    const stdout = new FakeTerminal();
+    const stdin = new FakeInput();
+    const { mountApp } = await import('../../src/ui/mount');
+    const done = mountApp(
+      {
+        session,
+        tools,
+        createSession: async () => session,
+        bridge,
+        commands: builtinCommands(),
+        settings: { merged: {}, sources: [] },
+        version: 'test',
+        cwd: workspace,
+        env: {},
+        themeName: 'dark',
+        highlighter: new HighlighterLoader(async () => ({ highlight: () => undefined })),
+        inputHistory: { load: () => [], add: () => [] },
+        listFiles: async () => [],
+        initialPrompt: 'write a long answer',
+      },
+      {
+        stdout: stdout as never,
+        stdin: stdin as never,
+        stderr: new FakeTerminal() as never,
+        patchConsole: false,
+      },
+    );
+    const started = performance.now();
+    await vi.waitFor(() => expect(generator.requests).toHaveLength(1), { timeout: 5_000 });
+    // Wait until the whole answer is in (the last paragraph lands in the static history).
+    await vi.waitFor(() => expect(stdout.writes.map((w) => w.text).join('')).toContain('Type your message'), {
+      timeout: 20_000,
+    });
+    const streamed = () => stdout.writes.map((w) => w.text).join('');
+    await vi.waitFor(() => expect(streamed().split('end.').length - 1).toBeGreaterThanOrEqual(TOKENS / 60), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    await sleep(200);
+    const ended = performance.now();
+    const all = streamed();
+    const total = stdout.bytesBetween(started, ended);
+    const perToken = total / TOKENS;
+    // Bytes of the first and last quarter of the stream: a full redraw of the growing answer
+    // would make the last quarter far more expensive than the first.
+    const span = ended - started;
+    const first = stdout.bytesBetween(started, started + span / 4);
+    const last = stdout.bytesBetween(ended - span / 4, ended);
+    console.info(
+      `[flicker] ${TOKENS} tokens, ${all.length} chars of answer+UI; ${total} bytes written, ${perToken.toFixed(0)} bytes/token; first quarter ${first} B, last quarter ${last} B`,
+    );
+    expect(all).not.toContain('\u001b[2J');
+    expect(all).not.toContain('\u001b[3J');
+    expect(perToken).toBeLessThan(600);
+    expect(last).toBeLessThan(first * 2.5 + 20_000);
+    stdin.type('\u0004');
+    expect(await done).toBe(session.id);
+  });
+});

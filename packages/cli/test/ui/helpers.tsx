@@ -1,0 +1,194 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ApprovalMode,
+  type ContentGenerator,
+  type GenerateRequest,
+  type GenerateResponse,
+  lazyBuiltinTools,
+  Session,
+  ToolRegistry,
+  Workspace,
+} from '@kodo/core/engine';
+import { render } from 'ink-testing-library';
+import { App } from '../../src/ui/app';
+import { builtinCommands } from '../../src/ui/commands/registry';
+import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
+import type { EditorLauncher } from '../../src/ui/editor';
+import type { Highlighter } from '../../src/ui/markdown/highlight';
+import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
+
+export const KEYS = {
+  enter: '\r',
+  altEnter: '\u001b\r',
+  escape: '\u001b',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  left: '\u001b[D',
+  tab: '\t',
+  shiftTab: '\u001b[Z',
+  backspace: '\u007f',
+  ctrlC: '\u0003',
+  ctrlD: '\u0004',
+  ctrlR: '\u0012',
+  ctrlT: '\u0014',
+} as const;
+
+export const text = (value: string): GenerateResponse => ({
+  candidates: [{ content: { role: 'model', parts: [{ text: value }] }, index: 0 }],
+});
+
+export const finish = (promptTokens = 100, outputTokens = 10): GenerateResponse => ({
+  candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP', index: 0 }],
+  usageMetadata: {
+    promptTokenCount: promptTokens,
+    candidatesTokenCount: outputTokens,
+    totalTokenCount: promptTokens + outputTokens,
+  },
+});
+
+export const call = (name: string, args: Record<string, unknown>): GenerateResponse => ({
+  candidates: [{ content: { role: 'model', parts: [{ functionCall: { name, args } }] }, index: 0 }],
+});
+
+export interface ScriptedTurn {
+  chunks: GenerateResponse[];
+  /** Pause before each chunk. */
+  delayMs?: number;
+}
+
+/** A model that answers each request with the next scripted turn and records the requests. */
+export class ScriptedGenerator implements ContentGenerator {
+  readonly provider = 'test';
+  readonly requests: GenerateRequest[] = [];
+
+  constructor(private readonly turns: ScriptedTurn[]) {}
+
+  async *generateContentStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
+    this.requests.push(structuredClone(request));
+    const turn = this.turns.shift();
+    if (!turn) throw new Error('No scripted turn left');
+    for (const chunk of turn.chunks) {
+      if (turn.delayMs) await sleep(turn.delayMs);
+      if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      yield chunk;
+    }
+  }
+
+  async generateContent(): Promise<GenerateResponse> {
+    throw new Error('not scripted');
+  }
+
+  async countTokens(): Promise<{ totalTokens: number }> {
+    return { totalTokens: 0 };
+  }
+
+  /** The text of the last request's user turn. */
+  lastUserText(): string {
+    const contents = this.requests.at(-1)?.contents ?? [];
+    const user = [...contents].reverse().find((content) => content.role === 'user');
+    return (user?.parts ?? [])
+      .map((part) => part.text ?? JSON.stringify(part.functionResponse ?? ''))
+      .join('\n');
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface AppHarnessOptions {
+  turns?: ScriptedTurn[];
+  approvalMode?: ApprovalMode;
+  initialPrompt?: string;
+  openEditor?: EditorLauncher;
+  inputHistory?: string[];
+  highlighter?: Highlighter;
+  files?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The App around a real Session (real tools, a temp workspace) and a scripted model. */
+export function renderApp(options: AppHarnessOptions = {}) {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-ui-')));
+  const generator = new ScriptedGenerator(options.turns ?? []);
+  const bridge = new ConfirmationBridge();
+  const tools = new ToolRegistry(lazyBuiltinTools());
+  const sessions: Session[] = [];
+  const makeSession = () => {
+    const session = new Session({
+      generator,
+      model: 'gemini-2.5-pro',
+      tools,
+      toolContext: {
+        workspace: new Workspace({ roots: [workspace] }),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        shellInactivityTimeoutMs: 30_000,
+      },
+      approvalMode: options.approvalMode ?? 'default',
+      confirm: bridge.handler,
+      includeEnvironmentContext: false,
+      retry: { initialDelayMs: 0, streamInitialDelayMs: 0 },
+    });
+    sessions.push(session);
+    return session;
+  };
+  const history = [...(options.inputHistory ?? [])];
+  const exits: string[] = [];
+  const highlighter = new HighlighterLoader(
+    async () => options.highlighter ?? { highlight: () => undefined },
+  );
+  const instance = render(
+    <App
+      session={makeSession()}
+      tools={tools}
+      createSession={async () => makeSession()}
+      bridge={bridge}
+      commands={builtinCommands()}
+      settings={{ merged: { model: { name: 'gemini-2.5-pro' } }, sources: ['/home/me/.kodo/settings.json'] }}
+      version="9.9.9"
+      cwd={workspace}
+      env={options.env ?? {}}
+      themeName="dark"
+      highlighter={highlighter}
+      inputHistory={{
+        load: () => [...history],
+        add: (entry) => {
+          history.push(entry);
+          return [...history];
+        },
+      }}
+      listFiles={async () => options.files ?? []}
+      initialPrompt={options.initialPrompt}
+      {...(options.openEditor ? { openEditor: options.openEditor } : {})}
+      onExit={(id) => exits.push(id)}
+    />,
+  );
+  return {
+    ...instance,
+    workspace,
+    generator,
+    bridge,
+    sessions,
+    history,
+    exits,
+    /** Types keys one event at a time, letting the UI settle in between. */
+    async press(...keys: string[]) {
+      for (const key of keys) {
+        instance.stdin.write(key);
+        await sleep(key === KEYS.escape ? 60 : 15);
+      }
+    },
+    async type(value: string) {
+      instance.stdin.write(value);
+      await sleep(15);
+    },
+    frame: () => instance.lastFrame() ?? '',
+    cleanup() {
+      instance.unmount();
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}

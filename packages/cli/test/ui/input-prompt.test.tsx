@@ -1,0 +1,214 @@
+import type { ConfirmationResponse } from '@kodo/core/engine';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { builtinCommands } from '../../src/ui/commands/registry';
+import { ConfirmDialog } from '../../src/ui/components/confirm-dialog';
+import { InputPrompt, type SubmitMode } from '../../src/ui/components/input-prompt';
+import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
+import { KEYS, sleep } from './helpers';
+
+const until = (check: () => void) => vi.waitFor(check, { timeout: 3_000, interval: 10 });
+
+let unmount: (() => void) | undefined;
+afterEach(() => {
+  unmount?.();
+  unmount = undefined;
+});
+
+function prompt(options: { history?: string[]; files?: string[]; busy?: boolean } = {}) {
+  const submitted: [string, SubmitMode][] = [];
+  const calls = { cancel: 0, interrupt: 0, exit: 0 };
+  const instance = render(
+    <InputPrompt
+      commands={builtinCommands()}
+      listFiles={async () => options.files ?? []}
+      history={options.history ?? []}
+      width={80}
+      isActive
+      busy={options.busy ?? false}
+      onSubmit={(text, mode) => {
+        submitted.push([text, mode]);
+        return true;
+      }}
+      onCancel={() => calls.cancel++}
+      onInterrupt={() => calls.interrupt++}
+      onExit={() => calls.exit++}
+    />,
+  );
+  unmount = instance.unmount;
+  const keys = async (...sequence: string[]) => {
+    for (const key of sequence) {
+      instance.stdin.write(key);
+      await sleep(key === KEYS.escape ? 60 : 10);
+    }
+  };
+  return { ...instance, submitted, calls, keys, frame: () => instance.lastFrame() ?? '' };
+}
+
+describe('InputPrompt', () => {
+  it('submits on Enter and starts a new line with Alt+Enter, Ctrl+J or a trailing backslash', async () => {
+    const ui = prompt();
+    await ui.keys('first', KEYS.altEnter, 'second', '\n', 'third\\', KEYS.enter, 'fourth', KEYS.enter);
+    expect(ui.submitted).toEqual([['first\nsecond\nthird\nfourth', 'prompt']]);
+  });
+
+  it('edits at the cursor', async () => {
+    const ui = prompt();
+    await ui.keys('helo', KEYS.left, 'l', KEYS.backspace, 'l', '\u0001', '>', KEYS.enter);
+    expect(ui.submitted).toEqual([['>hello', 'prompt']]);
+  });
+
+  it('recalls earlier prompts with ↑/↓ and keeps the draft', async () => {
+    const ui = prompt({ history: ['old one', 'old two'] });
+    await ui.keys('draft', KEYS.up);
+    await until(() => expect(ui.frame()).toContain('old two'));
+    await ui.keys(KEYS.up);
+    await until(() => expect(ui.frame()).toContain('old one'));
+    await ui.keys(KEYS.down, KEYS.down);
+    await until(() => expect(ui.frame()).toContain('draft'));
+    await ui.keys(KEYS.up, KEYS.enter);
+    expect(ui.submitted).toEqual([['old two', 'prompt']]);
+  });
+
+  it('searches earlier prompts with Ctrl+R', async () => {
+    const ui = prompt({ history: ['git status', 'npm test', 'git log --oneline', 'ls'] });
+    await ui.keys(KEYS.ctrlR, 'git');
+    await until(() => expect(ui.frame()).toContain("(search 'git') git log --oneline"));
+    await ui.keys(KEYS.ctrlR);
+    await until(() => expect(ui.frame()).toContain("(search 'git') git status"));
+    await ui.keys(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('> git status'));
+    await ui.keys(KEYS.enter);
+    expect(ui.submitted).toEqual([['git status', 'prompt']]);
+  });
+
+  it('collapses a large bracketed paste into a placeholder and sends the full text', async () => {
+    const ui = prompt();
+    const pasted = Array.from({ length: 30 }, (_, i) => `log line ${i}`).join('\r');
+    await ui.keys('look: ', '\u001b[200~', pasted, '\u001b[201~');
+    await until(() => expect(ui.frame()).toContain('[Pasted text #1 +30 lines]'));
+    expect(ui.frame()).not.toContain('log line 12');
+    await ui.keys(KEYS.enter);
+    expect(ui.submitted).toEqual([[`look: ${pasted.replace(/\r/g, '\n')}`, 'prompt']]);
+  });
+
+  it('keeps pasted newlines as text, not Enter, without bracketed paste', async () => {
+    const ui = prompt();
+    await ui.keys('a\rb');
+    expect(ui.submitted).toEqual([]);
+    await ui.keys(KEYS.enter);
+    expect(ui.submitted).toEqual([['a\nb', 'prompt']]);
+  });
+
+  it('completes /commands and @paths', async () => {
+    const ui = prompt({ files: ['src/', 'src/app.ts', 'src/util/strings.ts', 'README.md'] });
+    await ui.keys('/st');
+    await until(() => expect(ui.frame()).toContain('Requests, tokens, cost'));
+    await ui.keys(KEYS.tab);
+    await until(() => expect(ui.frame()).toContain('> /stats'));
+    await ui.keys(
+      KEYS.backspace,
+      KEYS.backspace,
+      KEYS.backspace,
+      KEYS.backspace,
+      KEYS.backspace,
+      KEYS.backspace,
+      KEYS.backspace,
+    );
+    await ui.keys('read @strs');
+    await until(() => expect(ui.frame()).toContain('src/util/strings.ts'));
+    await ui.keys(KEYS.tab);
+    await until(() => expect(ui.frame()).toContain('> read @src/util/strings.ts'));
+    await ui.keys('and @ap', KEYS.down, KEYS.up, KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('@src/app.ts'));
+    await ui.keys(KEYS.escape, KEYS.enter);
+    expect(ui.submitted).toEqual([['read @src/util/strings.ts and @src/app.ts ', 'prompt']]);
+  });
+
+  it('enters shell mode with ! and leaves it with Esc', async () => {
+    const ui = prompt();
+    await ui.keys('!');
+    await until(() => expect(ui.frame()).toContain('shell mode'));
+    await ui.keys('ls -la', KEYS.enter);
+    expect(ui.submitted).toEqual([['ls -la', 'shell']]);
+    await ui.keys(KEYS.escape);
+    await until(() => expect(ui.frame()).not.toContain('shell mode'));
+  });
+
+  it('routes Esc, Ctrl+C and Ctrl+D', async () => {
+    const busy = prompt({ busy: true });
+    await busy.keys(KEYS.escape, KEYS.ctrlC);
+    expect(busy.calls).toMatchObject({ cancel: 1, interrupt: 1 });
+    busy.unmount();
+    const idle = prompt();
+    await idle.keys('text', KEYS.ctrlC);
+    await until(() => expect(idle.frame()).toContain('Type your message'));
+    expect(idle.calls.interrupt).toBe(0);
+    await idle.keys(KEYS.ctrlC, KEYS.ctrlD);
+    expect(idle.calls).toMatchObject({ interrupt: 1, exit: 1 });
+  });
+});
+
+describe('ConfirmDialog', () => {
+  async function ask(details: Parameters<ConfirmationBridge['handler']>[0]['details'], keys: string[]) {
+    const bridge = new ConfirmationBridge();
+    const answer = bridge.handler({
+      call: { callId: 'c1', name: 'run_shell_command', args: { command: 'make' }, promptId: 'p' },
+      details,
+      signal: new AbortController().signal,
+    });
+    const instance = render(
+      <ConfirmDialog
+        pending={bridge.current()!}
+        displayName="Shell"
+        openEditor={async () => undefined}
+        width={80}
+        maxPreviewLines={5}
+        onCancelRequest={() => {}}
+      />,
+    );
+    unmount = instance.unmount;
+    for (const key of keys) {
+      instance.stdin.write(key);
+      await sleep(key === KEYS.escape ? 60 : 10);
+    }
+    return { answer: answer as Promise<ConfirmationResponse>, frame: instance.lastFrame() ?? '', bridge };
+  }
+  const exec = {
+    kind: 'exec' as const,
+    title: 'Confirm Shell Command',
+    command: 'make',
+    rootCommands: ['make'],
+  };
+
+  it('maps every choice to its outcome', async () => {
+    expect(await (await ask(exec, ['1'])).answer).toEqual({ outcome: 'proceed_once' });
+    expect(await (await ask(exec, ['a'])).answer).toEqual({ outcome: 'proceed_always' });
+    expect(await (await ask(exec, [KEYS.down, KEYS.down, KEYS.enter])).answer).toEqual({
+      outcome: 'proceed_always_and_save',
+    });
+    expect(await (await ask(exec, [KEYS.escape])).answer).toEqual({ outcome: 'cancel' });
+  });
+
+  it('names the command for "allow always" and shows it', async () => {
+    const { frame, answer } = await ask(exec, []);
+    expect(frame).toContain('$ make');
+    expect(frame).toContain('Allow `make` commands for this session');
+    expect(frame).toContain('Allow `make` commands always (saved)');
+    void answer;
+  });
+
+  it('answers cancel by itself when the request is aborted', async () => {
+    const bridge = new ConfirmationBridge();
+    const controller = new AbortController();
+    const answer = bridge.handler({
+      call: { callId: 'c1', name: 'x', args: {}, promptId: 'p' },
+      details: exec,
+      signal: controller.signal,
+    });
+    expect(bridge.current()).toBeDefined();
+    controller.abort();
+    expect(await answer).toEqual({ outcome: 'cancel' });
+    expect(bridge.current()).toBeUndefined();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The lean Anthropic Messages client (kodo's default Anthropic transport; `anthropic-sdk.ts` is
+ * the same contract on the official SDK, `KODO_ANTHROPIC_TRANSPORT=sdk`).
+ *
+ * `generateContent` streams too and joins the answer: a long non-streamed request can sit silent
+ * past proxies' idle timeouts (the SDK refuses large non-streamed requests for that reason), and
+ * one code path means one set of wire tests.
+ */
+import type { ContentGenerator } from '../content-generator';
+import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../types';
+import { anthropicHttpError, toAnthropicRequestBody } from './anthropic-convert';
+import { AnthropicStreamConverter, joinChunks } from './anthropic-stream';
+import {
+  type HttpErrorMapper,
+  joinUrl,
+  parseJsonPayload,
+  postEventStream,
+  retryAfterFromHeaders,
+} from './http-stream';
+import { estimateTokens } from './openai';
+
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface AnthropicClientOptions {
+  apiKey: string;
+  /** Scheme and host (and optional path prefix), without `/v1`. */
+  baseUrl?: string;
+  headers?: Record<string, string>;
+  providerName?: string;
+}
+
+const httpError: HttpErrorMapper = ({ status, statusText, body, headers }) =>
+  anthropicHttpError(status, statusText, body, retryAfterFromHeaders(headers));
+
+export class AnthropicContentGenerator implements ContentGenerator {
+  readonly provider: string;
+  private readonly url: URL;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: AnthropicClientOptions) {
+    this.provider = options.providerName ?? 'anthropic';
+    this.url = joinUrl(options.baseUrl || DEFAULT_ANTHROPIC_BASE_URL, '/v1/messages');
+    this.headers = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      'user-agent': 'kodo',
+      'anthropic-version': ANTHROPIC_VERSION,
+      ...options.headers,
+      'x-api-key': options.apiKey,
+    };
+  }
+
+  async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
+    const chunks: GenerateResponse[] = [];
+    for await (const chunk of this.generateContentStream(request, signal)) chunks.push(chunk);
+    return joinChunks(chunks);
+  }
+
+  async *generateContentStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
+    const body = toAnthropicRequestBody(request, { stream: true });
+    const converter = new AnthropicStreamConverter();
+    const events = postEventStream({ url: this.url, headers: this.headers, body, signal, httpError });
+    for await (const payload of events) yield* converter.push(parseJsonPayload(payload));
+    yield* converter.end();
+  }
+
+  async countTokens(request: GenerateRequest): Promise<CountTokensResponse> {
+    return estimateTokens(request);
+  }
+}

@@ -1,0 +1,372 @@
+/**
+ * kodo's message model ↔ OpenAI Chat Completions, shared by the lean client (openai.ts) and the
+ * SDK transport (openai-sdk.ts) so both put the same bytes on the wire and read them the same way.
+ *
+ * - Requests: the system instruction is a `system` message; model turns become `assistant`
+ *   messages with `tool_calls` (arguments as JSON text); function responses become `tool`
+ *   messages, right after the call they answer; images become `image_url` data URLs.
+ * - Streams: text and reasoning deltas (`reasoning_content` from DeepSeek/vLLM/llama.cpp,
+ *   `reasoning` from OpenRouter/Ollama) are passed on as they arrive; tool-call fragments are
+ *   assembled per index and released, parsed, with the finish reason; usage comes last.
+ */
+import { ApiError } from '../errors';
+import type {
+  Content,
+  FinishReason,
+  GenerateRequest,
+  GenerateResponse,
+  InlineData,
+  Part,
+  UsageMetadata,
+} from '../types';
+import { pairToolCalls } from './call-pairing';
+
+export interface OpenAIBodyOptions {
+  stream: boolean;
+  /** The official API wants `max_completion_tokens`; most compatible servers know `max_tokens`. */
+  maxTokensField: 'max_completion_tokens' | 'max_tokens';
+}
+
+type Json = Record<string, unknown>;
+
+/** A function response as the text of a `tool` message / `tool_result` block. */
+export function toolResultText(response: Record<string, unknown>): string {
+  const keys = Object.keys(response);
+  if (keys.length === 1 && typeof response.output === 'string') return response.output;
+  return JSON.stringify(response);
+}
+
+export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBodyOptions): Json {
+  const body: Json = { model: request.model, messages: toOpenAIMessages(request) };
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parametersJsonSchema },
+    }));
+  }
+  const config = request.config;
+  if (config?.temperature !== undefined) body.temperature = config.temperature;
+  if (config?.topP !== undefined) body.top_p = config.topP;
+  if (config?.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
+  if (options.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+function toOpenAIMessages(request: GenerateRequest): Json[] {
+  const messages: Json[] = [];
+  if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
+  for (const content of pairToolCalls(request.contents)) {
+    if (content.role === 'model') {
+      const message = assistantMessage(content);
+      if (message) messages.push(message);
+      continue;
+    }
+    for (const part of content.parts) {
+      const response = part.functionResponse;
+      if (!response) continue;
+      messages.push({ role: 'tool', tool_call_id: response.id, content: toolResultText(response.response) });
+    }
+    const rest = content.parts.filter((part) => !part.functionResponse);
+    const user = userMessage(rest);
+    if (user) messages.push(user);
+  }
+  return messages;
+}
+
+/** Thoughts are not sent back: Chat Completions has no field for them that every server accepts. */
+function assistantMessage(content: Content): Json | undefined {
+  const text = content.parts
+    .filter((part) => typeof part.text === 'string' && !part.thought)
+    .map((part) => part.text)
+    .join('');
+  const toolCalls = content.parts.flatMap((part) =>
+    part.functionCall
+      ? [
+          {
+            id: part.functionCall.id,
+            type: 'function',
+            function: {
+              name: part.functionCall.name,
+              arguments: JSON.stringify(part.functionCall.args ?? {}),
+            },
+          },
+        ]
+      : [],
+  );
+  if (text === '' && toolCalls.length === 0) return undefined;
+  const message: Json = { role: 'assistant', content: text === '' ? null : text };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  return message;
+}
+
+function userMessage(parts: Part[]): Json | undefined {
+  if (parts.length === 0) return undefined;
+  if (parts.every((part) => typeof part.text === 'string')) {
+    return { role: 'user', content: parts.map((part) => part.text).join('\n\n') };
+  }
+  const blocks = parts.flatMap((part): Json[] => {
+    if (typeof part.text === 'string') return [{ type: 'text', text: part.text }];
+    if (part.inlineData) return [mediaBlock(part.inlineData)];
+    return [];
+  });
+  return { role: 'user', content: blocks };
+}
+
+function mediaBlock(data: InlineData): Json {
+  const url = `data:${data.mimeType};base64,${data.data}`;
+  if (data.mimeType.startsWith('image/')) return { type: 'image_url', image_url: { url } };
+  if (data.mimeType === 'application/pdf') {
+    return { type: 'file', file: { filename: 'document.pdf', file_data: url } };
+  }
+  return { type: 'text', text: `[${data.mimeType} content omitted: not supported by this API]` };
+}
+
+const FINISH_REASONS: Record<string, FinishReason> = {
+  stop: 'STOP',
+  tool_calls: 'STOP',
+  function_call: 'STOP',
+  length: 'MAX_TOKENS',
+  content_filter: 'SAFETY',
+};
+
+/** Unknown reasons from compatible servers (`eos`, …) still mean the answer is complete. */
+export function mapFinishReason(reason: string): FinishReason {
+  return FINISH_REASONS[reason] ?? 'STOP';
+}
+
+export function mapOpenAIUsage(usage: unknown): UsageMetadata | undefined {
+  if (!usage || typeof usage !== 'object') return undefined;
+  const u = usage as {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    total_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  };
+  const out: UsageMetadata = {};
+  const reasoning = u.completion_tokens_details?.reasoning_tokens ?? 0;
+  if (typeof u.prompt_tokens === 'number') out.promptTokenCount = u.prompt_tokens;
+  if (typeof u.completion_tokens === 'number') out.candidatesTokenCount = u.completion_tokens - reasoning;
+  if (reasoning > 0) out.thoughtsTokenCount = reasoning;
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number' && cached > 0) out.cachedContentTokenCount = cached;
+  if (typeof u.total_tokens === 'number') out.totalTokenCount = u.total_tokens;
+  return out;
+}
+
+const ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  rate_limit_exceeded: 429,
+  rate_limit_error: 429,
+  insufficient_quota: 429,
+  server_error: 500,
+};
+
+/** `{"error": {"message", "type", "code"}}` (also sent inside a stream) → ApiError. */
+export function openAIErrorFromBody(
+  body: unknown,
+  fallback: { status?: number; retryAfterMs?: number; text?: string } = {},
+): ApiError {
+  const error = (body as { error?: unknown } | null)?.error;
+  const e = (error && typeof error === 'object' ? error : {}) as Json;
+  const message =
+    typeof e.message === 'string' && e.message !== ''
+      ? e.message
+      : typeof error === 'string'
+        ? error
+        : (fallback.text ?? 'Error from the OpenAI-compatible API');
+  const code = typeof e.code === 'number' ? e.code : Number.NaN;
+  const status =
+    fallback.status ??
+    (Number.isInteger(code) && code >= 400 ? code : undefined) ??
+    ERROR_STATUS[String(e.code)] ??
+    ERROR_STATUS[String(e.type)] ??
+    500;
+  return new ApiError(message, {
+    status,
+    ...(fallback.retryAfterMs !== undefined ? { retryAfterMs: fallback.retryAfterMs } : {}),
+    cause: error,
+  });
+}
+
+/** An HTTP error response; the body may be the usual envelope, plain text or an HTML page. */
+export function openAIHttpError(
+  status: number,
+  statusText: string | undefined,
+  text: string,
+  retryAfterMs: number | undefined,
+): ApiError {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const snippet = text.trim().slice(0, 500);
+  const fallbackText = `HTTP ${status}${statusText ? ` ${statusText}` : ''}${snippet ? `: ${snippet}` : ''}`;
+  return openAIErrorFromBody(body, {
+    status,
+    text: fallbackText,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
+}
+
+interface PendingCall {
+  id?: string;
+  name: string;
+  args: string;
+}
+
+function modelChunk(parts: Part[], extra: Partial<GenerateResponse> = {}, finishReason?: FinishReason) {
+  const candidate: NonNullable<GenerateResponse['candidates']>[number] = {
+    content: { role: 'model', parts },
+    index: 0,
+  };
+  if (finishReason) candidate.finishReason = finishReason;
+  return { candidates: [candidate], ...extra } as GenerateResponse;
+}
+
+/** Parses assembled arguments; undefined when they are not a JSON object. */
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The function-call parts of finished calls, or undefined when one cannot be parsed. */
+function finishedCalls(calls: PendingCall[]): Part[] | undefined {
+  const parts: Part[] = [];
+  for (const call of calls) {
+    const args = parseArguments(call.args);
+    if (!args || call.name === '') return undefined;
+    parts.push({ functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args } });
+  }
+  return parts;
+}
+
+/**
+ * Turns `chat.completion.chunk`s into kodo chunks. Feed every parsed chunk to `push`, then call
+ * `end` at `[DONE]` or at the end of the body; yield whatever either returns.
+ */
+export class OpenAIStreamConverter {
+  private readonly calls: PendingCall[] = [];
+  private readonly byIndex = new Map<number, PendingCall>();
+  private finishReason: string | undefined;
+  private usage: UsageMetadata | undefined;
+  private meta: Partial<GenerateResponse> = {};
+  private ended = false;
+
+  push(chunk: unknown): GenerateResponse[] {
+    if (!chunk || typeof chunk !== 'object') return [];
+    const c = chunk as Json;
+    if (c.error) throw openAIErrorFromBody(c);
+    if (typeof c.model === 'string') this.meta.modelVersion = c.model;
+    if (typeof c.id === 'string') this.meta.responseId = c.id;
+    const usage = mapOpenAIUsage(c.usage);
+    if (usage) this.usage = usage;
+    const choices = Array.isArray(c.choices) ? (c.choices as Json[]) : [];
+    const choice = choices.find((entry) => (entry.index ?? 0) === 0);
+    if (!choice) return [];
+    const delta = (choice.delta ?? {}) as Json;
+    const parts: Part[] = [];
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === 'string' && reasoning !== '') parts.push({ text: reasoning, thought: true });
+    if (typeof delta.content === 'string' && delta.content !== '') parts.push({ text: delta.content });
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') parts.push({ text: delta.refusal });
+    if (Array.isArray(delta.tool_calls))
+      for (const call of delta.tool_calls) this.addCallFragment(call as Json);
+    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+    return parts.length > 0 ? [modelChunk(parts, { ...this.meta })] : [];
+  }
+
+  /**
+   * The closing chunk: the assembled calls, the finish reason and usage. Nothing when the server
+   * never sent a finish reason (the stream is then incomplete, and Chat retries it).
+   */
+  end(): GenerateResponse[] {
+    if (this.ended) return [];
+    this.ended = true;
+    if (this.finishReason === undefined) {
+      return this.usage ? [{ usageMetadata: this.usage }] : [];
+    }
+    const calls = finishedCalls(this.calls);
+    const finish: FinishReason = calls ? mapFinishReason(this.finishReason) : 'MALFORMED_FUNCTION_CALL';
+    const extra: Partial<GenerateResponse> = { ...this.meta };
+    if (this.usage) extra.usageMetadata = this.usage;
+    return [modelChunk(calls ?? [], extra, finish)];
+  }
+
+  /**
+   * Fragments carry an `index`; a few servers (older Ollama) omit it and send each call whole,
+   * so a new id opens a new call and a fragment without either continues the last one.
+   */
+  private addCallFragment(fragment: Json): void {
+    const fn = (fragment.function ?? {}) as Json;
+    const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : undefined;
+    let call: PendingCall | undefined;
+    if (typeof fragment.index === 'number') {
+      call = this.byIndex.get(fragment.index);
+      if (!call) {
+        call = { name: '', args: '' };
+        this.byIndex.set(fragment.index, call);
+        this.calls.push(call);
+      }
+    } else {
+      const last = this.calls.at(-1);
+      if (last && (id === undefined || id === last.id)) call = last;
+      else {
+        call = { name: '', args: '' };
+        this.calls.push(call);
+      }
+    }
+    if (id && !call.id) call.id = id;
+    if (typeof fn.name === 'string') call.name += fn.name;
+    if (typeof fn.arguments === 'string') call.args += fn.arguments;
+    else if (fn.arguments && typeof fn.arguments === 'object') call.args += JSON.stringify(fn.arguments);
+  }
+}
+
+/** A non-streamed `chat.completion` → one kodo response. */
+export function openAICompletionToResponse(completion: unknown): GenerateResponse {
+  const c = (completion ?? {}) as Json;
+  if (c.error) throw openAIErrorFromBody(c);
+  const choices = Array.isArray(c.choices) ? (c.choices as Json[]) : [];
+  const choice = choices.find((entry) => (entry.index ?? 0) === 0) ?? {};
+  const message = (choice.message ?? {}) as Json;
+  const converter = new OpenAIStreamConverter();
+  // A whole message is one big delta: reuse the stream path so both read fields the same way.
+  const head = converter.push({
+    id: c.id,
+    model: c.model,
+    usage: c.usage,
+    choices: [
+      { index: 0, delta: { ...message, tool_calls: undefined }, finish_reason: choice.finish_reason },
+    ],
+  });
+  const toolCalls = Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : [];
+  converter.push({
+    choices: [{ index: 0, delta: { tool_calls: toolCalls.map((call, index) => ({ ...call, index })) } }],
+  });
+  const [tail] = converter.end();
+  const parts = [
+    ...head.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []),
+    ...(tail?.candidates?.[0]?.content?.parts ?? []),
+  ];
+  const response = modelChunk(parts, {}, tail?.candidates?.[0]?.finishReason ?? 'STOP');
+  if (tail?.usageMetadata) response.usageMetadata = tail.usageMetadata;
+  if (typeof c.model === 'string') response.modelVersion = c.model;
+  if (typeof c.id === 'string') response.responseId = c.id;
+  return response;
+}

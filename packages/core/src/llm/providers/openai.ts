@@ -1,0 +1,112 @@
+/**
+ * The lean OpenAI Chat Completions client: kodo's default transport for OpenAI and every
+ * OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter), chosen by base URL.
+ * `openai-sdk.ts` is the same contract on the official SDK (`KODO_OPENAI_TRANSPORT=sdk`).
+ */
+import type { ContentGenerator } from '../content-generator';
+import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../types';
+import {
+  type HttpErrorMapper,
+  joinUrl,
+  parseJsonPayload,
+  postEventStream,
+  postJson,
+  retryAfterFromHeaders,
+} from './http-stream';
+import {
+  type OpenAIBodyOptions,
+  OpenAIStreamConverter,
+  openAICompletionToResponse,
+  openAIHttpError,
+  toOpenAIRequestBody,
+} from './openai-convert';
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAIClientOptions {
+  /** Absent for local servers that need none: no Authorization header is sent then. */
+  apiKey?: string;
+  /** Up to and including the version, e.g. `http://localhost:11434/v1`. */
+  baseUrl?: string;
+  headers?: Record<string, string>;
+  /** Name in logs and stats (`openai`, `ollama`, a profile name). */
+  providerName?: string;
+}
+
+/** The official API takes `max_completion_tokens`; compatible servers mostly know `max_tokens`. */
+export function maxTokensFieldFor(baseUrl: string): OpenAIBodyOptions['maxTokensField'] {
+  return /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl) ? 'max_completion_tokens' : 'max_tokens';
+}
+
+/** No count endpoint exists; ~4 characters a token is the usual estimate for English and code. */
+export function estimateTokens(request: GenerateRequest): CountTokensResponse {
+  const chars = JSON.stringify(request.contents).length + (request.systemInstruction?.length ?? 0);
+  return { totalTokens: Math.ceil(chars / 4) };
+}
+
+const httpError: HttpErrorMapper = ({ status, statusText, body, headers }) =>
+  openAIHttpError(status, statusText, body, retryAfterFromHeaders(headers));
+
+export class OpenAIContentGenerator implements ContentGenerator {
+  readonly provider: string;
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: OpenAIClientOptions) {
+    this.provider = options.providerName ?? 'openai';
+    this.baseUrl = (options.baseUrl || DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+    this.headers = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': 'kodo',
+      ...options.headers,
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+    };
+  }
+
+  async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
+    const body = toOpenAIRequestBody(request, {
+      stream: false,
+      maxTokensField: maxTokensFieldFor(this.baseUrl),
+    });
+    const completion = await postJson(this.post(body, signal));
+    return openAICompletionToResponse(completion);
+  }
+
+  async *generateContentStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
+    const body = toOpenAIRequestBody(request, {
+      stream: true,
+      maxTokensField: maxTokensFieldFor(this.baseUrl),
+    });
+    const converter = new OpenAIStreamConverter();
+    for await (const payload of postEventStream({
+      ...this.post(body, signal),
+      headers: this.streamHeaders(),
+    })) {
+      if (payload.trim() === '[DONE]') break;
+      yield* converter.push(parseJsonPayload(payload));
+    }
+    yield* converter.end();
+  }
+
+  async countTokens(request: GenerateRequest): Promise<CountTokensResponse> {
+    return estimateTokens(request);
+  }
+
+  private post(body: unknown, signal: AbortSignal) {
+    return {
+      url: joinUrl(this.baseUrl, '/chat/completions'),
+      headers: this.headers,
+      body,
+      signal,
+      httpError,
+    };
+  }
+
+  private streamHeaders(): Record<string, string> {
+    return { ...this.headers, accept: 'text/event-stream' };
+  }
+}

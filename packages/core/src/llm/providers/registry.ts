@@ -1,0 +1,284 @@
+/**
+ * Which provider serves a model, and how to reach it.
+ *
+ * A model spec is `provider:model` (`openai:gpt-5`, `anthropic:claude-sonnet-4-5`,
+ * `ollama:qwen3-coder:30b`: only the first colon splits), a provider name alone (its default
+ * model), or a bare model id whose provider is inferred (`gpt-…`/`o3` → openai, `claude-…` →
+ * anthropic, otherwise gemini). Providers are the built-ins below plus the `providers` profiles of
+ * settings (`providers.<name>: {type, baseUrl, apiKeyEnv, models}`); a profile with a built-in's
+ * name adjusts that built-in.
+ *
+ * The registry maps a wire protocol (`gemini`, `openai`, `anthropic`) to a factory that imports
+ * its client on first use, so a run only loads the providers it talks to.
+ */
+import type { ContentGenerator } from '../content-generator';
+import { AuthError } from '../errors';
+import { modelInfo } from '../models';
+
+export type ProviderType = 'gemini' | 'openai' | 'anthropic';
+export const PROVIDER_TYPES: readonly ProviderType[] = ['gemini', 'openai', 'anthropic'];
+
+/** A `providers.<name>` entry of settings. */
+export interface ProviderProfileSettings {
+  type?: string;
+  baseUrl?: string;
+  /** Environment variable holding the key. Without one, no key is sent (local servers). */
+  apiKeyEnv?: string;
+  /** Models this provider serves; the first is its default, and listed ids resolve to it. */
+  models?: string[];
+}
+
+interface BuiltinProvider {
+  type: ProviderType;
+  /** Variables tried in order for the key; absent = the server needs none. */
+  apiKeyEnv?: string[];
+  baseUrl?: string;
+  /** Variable that overrides the base URL. */
+  baseUrlEnv?: string;
+  defaultModel?: string;
+  /** OpenAI pointed at another server (`OPENAI_BASE_URL`) may need no key. */
+  keyOptionalWithCustomUrl?: boolean;
+}
+
+export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
+  gemini: {
+    type: 'gemini',
+    apiKeyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    baseUrlEnv: 'GOOGLE_GEMINI_BASE_URL',
+    defaultModel: 'gemini-2.5-pro',
+  },
+  openai: {
+    type: 'openai',
+    apiKeyEnv: ['OPENAI_API_KEY'],
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    defaultModel: 'gpt-5',
+    keyOptionalWithCustomUrl: true,
+  },
+  anthropic: {
+    type: 'anthropic',
+    apiKeyEnv: ['ANTHROPIC_API_KEY'],
+    baseUrlEnv: 'ANTHROPIC_BASE_URL',
+    defaultModel: 'claude-sonnet-4-5',
+  },
+  ollama: {
+    type: 'openai',
+    baseUrl: 'http://localhost:11434/v1',
+    baseUrlEnv: 'OLLAMA_BASE_URL',
+    defaultModel: 'qwen3-coder',
+  },
+  openrouter: {
+    type: 'openai',
+    apiKeyEnv: ['OPENROUTER_API_KEY'],
+    baseUrl: 'https://openrouter.ai/api/v1',
+    defaultModel: 'anthropic/claude-sonnet-4.5',
+  },
+};
+
+export const DEFAULT_PROVIDER = 'gemini';
+
+/** A provider ready to connect to. */
+export interface ProviderConnection {
+  /** Profile name: `openai`, `ollama`, a settings profile… (used in logs and stats). */
+  name: string;
+  type: ProviderType;
+  apiKey?: string;
+  /** The variables that could hold the key, for error messages; empty when none is needed. */
+  apiKeyEnv: string[];
+  /** Set when a key is needed and none was found. */
+  missingKey: boolean;
+  baseUrl?: string;
+}
+
+export interface ResolvedModel {
+  connection: ProviderConnection;
+  /** The id the provider's API expects (no provider prefix). */
+  model: string;
+  /** The spec as kodo keeps it: `provider:model`, or the bare id when the provider was inferred. */
+  spec: string;
+}
+
+/** A settings profile that cannot be used (exit code 52 in the CLI). */
+export class ProviderConfigError extends Error {
+  override readonly name = 'ProviderConfigError';
+}
+
+export interface ProviderResolverOptions {
+  profiles?: Record<string, ProviderProfileSettings> | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+interface Profile extends BuiltinProvider {
+  name: string;
+  models: string[];
+  keyOptional?: boolean;
+}
+
+const OPENAI_FAMILY = /^(gpt-|chatgpt-|codex-|o\d)/i;
+const ANTHROPIC_FAMILY = /^claude-/i;
+
+/** Resolves model specs against the built-in providers and the settings profiles. */
+export class ProviderResolver {
+  private readonly profiles = new Map<string, Profile>();
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(options: ProviderResolverOptions) {
+    this.env = options.env;
+    for (const [name, builtin] of Object.entries(BUILTIN_PROVIDERS)) {
+      this.profiles.set(name, { ...builtin, name, models: [] });
+    }
+    for (const [name, settings] of Object.entries(options.profiles ?? {})) {
+      this.profiles.set(name, mergeProfile(name, this.profiles.get(name), settings));
+    }
+  }
+
+  /** Provider names a spec may start with. */
+  names(): string[] {
+    return [...this.profiles.keys()];
+  }
+
+  resolve(spec: string): ResolvedModel {
+    const trimmed = spec.trim();
+    const colon = trimmed.indexOf(':');
+    const prefix = colon > 0 ? trimmed.slice(0, colon) : trimmed;
+    const named = this.profiles.get(prefix) ?? this.profiles.get(prefix.toLowerCase());
+    if (named) {
+      const rest = colon > 0 ? trimmed.slice(colon + 1).trim() : '';
+      const model = rest || named.models[0] || named.defaultModel;
+      if (!model) {
+        throw new ProviderConfigError(
+          `Provider "${named.name}" has no default model: name one, e.g. -m ${named.name}:<model>.`,
+        );
+      }
+      return { connection: this.connect(named), model, spec: `${named.name}:${model}` };
+    }
+    const profile = this.inferProfile(trimmed);
+    return { connection: this.connect(profile), model: trimmed, spec: trimmed };
+  }
+
+  private inferProfile(model: string): Profile {
+    for (const profile of this.profiles.values()) {
+      if (profile.models.includes(model)) return profile;
+    }
+    const fromTable = modelInfo(model)?.provider;
+    const type =
+      fromTable ??
+      (OPENAI_FAMILY.test(model) ? 'openai' : ANTHROPIC_FAMILY.test(model) ? 'anthropic' : undefined);
+    return this.profiles.get(type ?? DEFAULT_PROVIDER) as Profile;
+  }
+
+  private connect(profile: Profile): ProviderConnection {
+    const envUrl = profile.baseUrlEnv ? this.env[profile.baseUrlEnv]?.trim() : undefined;
+    const baseUrl = envUrl || profile.baseUrl;
+    const apiKeyEnv = profile.apiKeyEnv ?? [];
+    const apiKey = apiKeyEnv
+      .map((name) => this.env[name])
+      .find((value) => value !== undefined && value !== '');
+    const keyOptional =
+      apiKeyEnv.length === 0 ||
+      profile.keyOptional === true ||
+      (profile.keyOptionalWithCustomUrl === true && Boolean(envUrl));
+    return {
+      name: profile.name,
+      type: profile.type,
+      apiKeyEnv,
+      missingKey: apiKey === undefined && !keyOptional,
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+    };
+  }
+}
+
+function mergeProfile(name: string, base: Profile | undefined, settings: ProviderProfileSettings): Profile {
+  if (!settings || typeof settings !== 'object') {
+    throw new ProviderConfigError(`Settings providers.${name} must be an object.`);
+  }
+  const type = settings.type ?? base?.type;
+  if (!type || !PROVIDER_TYPES.includes(type as ProviderType)) {
+    throw new ProviderConfigError(
+      `Settings providers.${name}.type must be one of ${PROVIDER_TYPES.join(', ')} (got ${JSON.stringify(settings.type)}).`,
+    );
+  }
+  const models = Array.isArray(settings.models) ? settings.models.filter((m) => typeof m === 'string') : [];
+  const profile: Profile = { ...(base ?? {}), name, type: type as ProviderType, models };
+  const baseUrl =
+    typeof settings.baseUrl === 'string' && settings.baseUrl !== '' ? settings.baseUrl : undefined;
+  if (baseUrl) profile.baseUrl = baseUrl;
+  // A profile's own key variable replaces the built-in's; a new profile without one needs no key.
+  if (typeof settings.apiKeyEnv === 'string' && settings.apiKeyEnv !== '')
+    profile.apiKeyEnv = [settings.apiKeyEnv];
+  // Moving the built-in OpenAI provider to another server makes the key optional, as OPENAI_BASE_URL does.
+  if (baseUrl && base?.keyOptionalWithCustomUrl) profile.keyOptional = true;
+  return profile;
+}
+
+/** The message for a missing key, naming the variable to set. */
+export function missingKeyMessage(connection: ProviderConnection): string {
+  const [first, ...others] = connection.apiKeyEnv;
+  const alternatives = others.length > 0 ? ` (or ${others.join(', ')})` : '';
+  return `No API key found for provider "${connection.name}". Set ${first}${alternatives}, e.g. \`export ${first}=…\`, then run kodo again.`;
+}
+
+export type ProviderFactory = (
+  connection: ProviderConnection,
+  env: NodeJS.ProcessEnv,
+) => Promise<ContentGenerator>;
+
+function transportFor(type: ProviderType, env: NodeJS.ProcessEnv): 'lean' | 'sdk' {
+  return env[`KODO_${type.toUpperCase()}_TRANSPORT`]?.trim().toLowerCase() === 'sdk' ? 'sdk' : 'lean';
+}
+
+/**
+ * Wire protocol → client factory. Each factory imports its client when first called; the SDK
+ * transports (`KODO_<TYPE>_TRANSPORT=sdk`) load their SDK only then.
+ */
+export class ProviderRegistry {
+  private readonly factories = new Map<ProviderType, ProviderFactory>();
+
+  register(type: ProviderType, factory: ProviderFactory): this {
+    this.factories.set(type, factory);
+    return this;
+  }
+
+  async create(connection: ProviderConnection, env: NodeJS.ProcessEnv): Promise<ContentGenerator> {
+    if (connection.missingKey) throw new AuthError(missingKeyMessage(connection));
+    const factory = this.factories.get(connection.type);
+    if (!factory) throw new ProviderConfigError(`No client registered for provider type ${connection.type}.`);
+    return factory(connection, env);
+  }
+}
+
+export function defaultProviderRegistry(): ProviderRegistry {
+  return new ProviderRegistry()
+    .register('gemini', async (c, env) => {
+      const { createGeminiGenerator } = await import('./gemini-factory');
+      return createGeminiGenerator({
+        apiKey: c.apiKey ?? '',
+        transport: transportFor('gemini', env),
+        ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+      });
+    })
+    .register('openai', async (c, env) => {
+      const options = {
+        providerName: c.name,
+        ...(c.apiKey ? { apiKey: c.apiKey } : {}),
+        ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+      };
+      if (transportFor('openai', env) === 'sdk') {
+        return (await import('./openai-sdk')).createSdkOpenAIGenerator(options);
+      }
+      const { OpenAIContentGenerator } = await import('./openai');
+      return new OpenAIContentGenerator(options);
+    })
+    .register('anthropic', async (c, env) => {
+      const options = {
+        providerName: c.name,
+        apiKey: c.apiKey ?? '',
+        ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+      };
+      if (transportFor('anthropic', env) === 'sdk') {
+        return (await import('./anthropic-sdk')).createSdkAnthropicGenerator(options);
+      }
+      const { AnthropicContentGenerator } = await import('./anthropic');
+      return new AnthropicContentGenerator(options);
+    });
+}

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import { policyMounts } from './mounts';
+import type { CommandSandbox, CommandSpec, PreparedCommand, SandboxPolicy, SandboxStatus } from './types';
+
+/**
+ * Linux sandbox with bubblewrap. The command sees the host's `/` read-only and its own `/dev`,
+ * `/proc`, PID, IPC and UTS namespaces; the policy's writable paths are bound read-write, hidden
+ * paths are covered by empty tmpfs mounts, and without network it gets a network namespace with
+ * only a loopback of its own. `--die-with-parent` plus the PID namespace mean that when kodo
+ * dies, every process the command started dies too (the namespace's init takes them down).
+ */
+
+/** Marks the environment of a sandboxed command (and tells a nested kodo not to sandbox again). */
+export const SANDBOX_ENV_VALUE = 'kodo-bwrap';
+
+/** Sockets that lead out of any sandbox: the Docker daemon is root on the host. */
+const HOST_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock'];
+
+export const BWRAP_MISSING_MESSAGE =
+  'The sandbox needs bubblewrap (`bwrap`), which is not installed. Install the `bubblewrap` package ' +
+  '(Debian/Ubuntu: `sudo apt-get install bubblewrap`, Fedora: `sudo dnf install bubblewrap`, Arch: ' +
+  '`sudo pacman -S bubblewrap`), or turn the sandbox off (setting `tools.sandbox: false`).';
+
+/** The namespace and safety flags every run uses (the probe uses the same ones). */
+export function bwrapIsolationArgs(options: { network: boolean }): string[] {
+  return [
+    '--unshare-ipc',
+    '--unshare-pid',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(options.network ? [] : ['--unshare-net']),
+    '--die-with-parent',
+    // Running as root, bwrap would keep every capability; a sandboxed command needs none.
+    '--cap-drop',
+    'ALL',
+  ];
+}
+
+/** The full bwrap argv (after the binary) for one command. */
+export function bwrapArgs(policy: SandboxPolicy, spec: CommandSpec): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const mount of policyMounts(policy)) {
+    if (mount.op === 'tmpfs') args.push('--tmpfs', mount.path);
+    else args.push(`--${mount.op}`, mount.path, mount.path);
+  }
+  for (const socket of hostSockets(spec.env)) args.push('--ro-bind', '/dev/null', socket);
+  args.push(...bwrapIsolationArgs({ network: policy.network }));
+  args.push('--chdir', spec.cwd, '--', spec.file, ...spec.args);
+  return args;
+}
+
+/** Sockets to cover with /dev/null: the container daemons and the SSH agent (a key in all but name). */
+function hostSockets(env: NodeJS.ProcessEnv): string[] {
+  const candidates = [...HOST_SOCKETS];
+  if (env.SSH_AUTH_SOCK?.startsWith('/')) candidates.push(env.SSH_AUTH_SOCK);
+  return candidates.filter((path) => existsSync(path));
+}
+
+export interface BwrapSandboxOptions {
+  /** Absolute path of the bwrap binary. */
+  binary: string;
+  policy: SandboxPolicy;
+  /** Tries bwrap once on this machine (default: runs `bwrap … true`). */
+  probe?: () => Promise<SandboxStatus>;
+  /**
+   * Without a working bwrap: `error` refuses to run commands (sandbox asked for explicitly),
+   * `unsandboxed` runs them as they are (automatic sandbox) after telling `onUnavailable` once.
+   */
+  whenUnavailable: 'error' | 'unsandboxed';
+  onUnavailable?: (message: string) => void;
+}
+
+export class BwrapSandbox implements CommandSandbox {
+  readonly kind = 'bwrap' as const;
+  private probing: Promise<SandboxStatus> | undefined;
+  private warned = false;
+
+  constructor(private readonly options: BwrapSandboxOptions) {}
+
+  describe(): string {
+    return this.options.policy.network ? 'bwrap' : 'bwrap (no network)';
+  }
+
+  status(): Promise<SandboxStatus> {
+    this.probing ??= (this.options.probe ?? (() => probeBwrap(this.options.binary)))();
+    return this.probing;
+  }
+
+  async prepare(spec: CommandSpec): Promise<PreparedCommand> {
+    const status = await this.status();
+    if (!status.ok) {
+      if (this.options.whenUnavailable === 'error') return { ok: false, message: status.message };
+      if (!this.warned) {
+        this.warned = true;
+        this.options.onUnavailable?.(status.message);
+      }
+      return { ok: true, file: spec.file, args: spec.args, env: spec.env, sandboxed: false };
+    }
+    return {
+      ok: true,
+      file: this.options.binary,
+      args: bwrapArgs(this.options.policy, spec),
+      env: { ...spec.env, SANDBOX: SANDBOX_ENV_VALUE },
+      sandboxed: true,
+    };
+  }
+}
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts `bwrap … true` with the isolation flags of a real run. Containers and hardened kernels
+ * often forbid the user namespaces bwrap needs; that shows up here, with bwrap's own message.
+ */
+export async function probeBwrap(binary: string): Promise<SandboxStatus> {
+  // Loaded here: the session creates its sandbox at startup, and spawning waits for first use.
+  const { spawn } = await import('node:child_process');
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  args.push(...bwrapIsolationArgs({ network: false }), '--', 'true');
+  return new Promise((resolve) => {
+    let stderr = '';
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (error) {
+      resolve({ ok: false, message: unavailableMessage((error as Error).message) });
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 4000) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ ok: false, message: unavailableMessage(error.message) });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ ok: true });
+      else resolve({ ok: false, message: unavailableMessage(stderr.trim() || `exit ${code ?? signal}`) });
+    });
+  });
+}
+
+function unavailableMessage(detail: string): string {
+  return (
+    `The bubblewrap sandbox cannot start on this machine: ${detail}. bwrap needs unprivileged user ` +
+    'namespaces (check `sysctl kernel.unprivileged_userns_clone`, AppArmor ' +
+    '`kernel.apparmor_restrict_unprivileged_userns`, or the container\'s seccomp profile), or turn the ' +
+    'sandbox off (setting `tools.sandbox: false`).'
+  );
+}

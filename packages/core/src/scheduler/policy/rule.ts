@@ -1,0 +1,127 @@
+import type { ToolKind } from '../../tools/tool';
+import type { ApprovalMode, PolicyContext, PolicyDecision, PolicyToolInfo } from './policy';
+
+/** Where a rule comes from; the tier is the integer part of its effective priority. */
+export type PolicyTier = 'default' | 'workspace' | 'user' | 'admin';
+
+export const TIER_BASE: Readonly<Record<PolicyTier, number>> = {
+  default: 1,
+  workspace: 3,
+  user: 4,
+  admin: 5,
+};
+
+/** Effective priority: tier + priority/1000, so any rule of a higher tier beats a lower tier. */
+export function effectivePriority(tier: PolicyTier, priority: number): number {
+  return TIER_BASE[tier] + priority / 1000;
+}
+
+/** A compiled rule, as the engine matches it. */
+export interface PolicyRule {
+  /** Exact name, `*` (any tool), or a pattern where `*` stands for any text (`mcp_github_*`). */
+  toolName?: string;
+  /** MCP server the tool must come from (`*` = any server). */
+  mcpName?: string;
+  /** Tested against the stable stringification of the arguments. */
+  argsPattern?: RegExp;
+  decision: PolicyDecision;
+  /** Effective priority (tier + priority/1000). */
+  priority: number;
+  /** Modes the rule applies in; absent = all. */
+  modes?: readonly ApprovalMode[];
+  /** true = interactive only, false = headless only, absent = both. */
+  interactive?: boolean;
+  /** Every listed annotation must equal the tool's. */
+  toolAnnotations?: Readonly<Record<string, unknown>>;
+  /** Keep an allow for shell commands that redirect output. */
+  allowRedirection?: boolean;
+  denyMessage?: string;
+  /** kodo's built-in rules only: match tools by kind (not expressible in TOML). */
+  kinds?: ReadonlySet<ToolKind>;
+  /** Where the rule came from, for messages and debugging (file path, `settings`, `session`). */
+  source?: string;
+}
+
+/** TOML/settings mode names → kodo's approval modes (`autoEdit` is Gemini CLI's spelling). */
+export function parseMode(value: string): ApprovalMode | undefined {
+  switch (value) {
+    case 'default':
+    case 'yolo':
+    case 'plan':
+      return value;
+    case 'autoEdit':
+    case 'auto_edit':
+      return 'auto_edit';
+    default:
+      return undefined;
+  }
+}
+
+/** The MCP server of a tool: from its metadata, or parsed from `mcp_<server>_<tool>`. */
+export function serverOf(tool: PolicyToolInfo): string | undefined {
+  if (tool.serverName) return tool.serverName;
+  if (!tool.name.startsWith('mcp_')) return undefined;
+  const rest = tool.name.slice(4);
+  const end = rest.indexOf('_');
+  return end > 0 ? rest.slice(0, end) : undefined;
+}
+
+/** Everything but the arguments: name, server, mode, interactivity, annotations, kind. */
+export function ruleAppliesToTool(rule: PolicyRule, tool: PolicyToolInfo, context: PolicyContext): boolean {
+  if (rule.modes && rule.modes.length > 0 && !rule.modes.includes(context.mode)) return false;
+  if (rule.interactive !== undefined && rule.interactive !== context.interactive) return false;
+  if (rule.kinds && !rule.kinds.has(tool.kind)) return false;
+  if (!nameMatches(rule, tool)) return false;
+  if (rule.toolAnnotations) {
+    const annotations = tool.annotations ?? {};
+    for (const [key, expected] of Object.entries(rule.toolAnnotations)) {
+      if (annotations[key] !== expected) return false;
+    }
+  }
+  return true;
+}
+
+function nameMatches(rule: PolicyRule, tool: PolicyToolInfo): boolean {
+  const server = serverOf(tool);
+  if (rule.mcpName !== undefined) {
+    if (server === undefined) return false;
+    if (rule.mcpName !== '*' && rule.mcpName !== server) return false;
+  }
+  const pattern = rule.toolName;
+  if (pattern === undefined || pattern === '*') return true;
+  if (pattern === 'mcp_*') return server !== undefined;
+  if (!pattern.includes('*')) return pattern === tool.name;
+  const parts = pattern.split('*');
+  if (parts.length === 2 && parts[1] === '') return tool.name.startsWith(parts[0]!);
+  return new RegExp(`^${parts.map(escapeRegExp).join('.*')}$`).test(tool.name);
+}
+
+/** Rules sorted for matching: highest effective priority first; stable for equal priorities. */
+export function sortRules(rules: PolicyRule[]): PolicyRule[] {
+  return rules
+    .map((rule, index) => ({ rule, index }))
+    .sort((a, b) => b.rule.priority - a.rule.priority || a.index - b.index)
+    .map((entry) => entry.rule);
+}
+
+/** Escapes text for use inside a RegExp. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `commandPrefix` as an args pattern: the command starts with the prefix followed by whitespace,
+ * a quote or the end of the string (the closing quote of the JSON value), so `git` matches
+ * `git status` and `git` but not `gitk`.
+ */
+export function commandPrefixPattern(prefix: string): RegExp {
+  const jsonText = JSON.stringify(prefix).slice(1, -1);
+  return new RegExp(`\\x00"command":"${escapeRegExp(jsonText)}(?:[\\s"]|\\\\")`);
+}
+
+/** `commandRegex` as an args pattern: the user's regex applied from the start of the command. */
+export function commandRegexPattern(source: string): RegExp {
+  // A leading `^` would otherwise never match: the fragment before it already anchors the start.
+  const body = source.startsWith('^') ? source.slice(1) : source;
+  return new RegExp(`\\x00"command":"(?:${body})`);
+}

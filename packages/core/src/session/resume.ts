@@ -1,0 +1,197 @@
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Content, Part } from '../llm/types';
+import type { TodoItem } from '../tools/tool';
+import { repairHistory } from './history-repair';
+import { OutputWindow } from './output-window';
+import {
+  isMessageRecord,
+  isMetadata,
+  type MessageRecord,
+  type RecordedToolCall,
+  type SessionMetadata,
+} from './records';
+import type { SessionStatsSnapshot } from './stats';
+
+export interface LoadSessionOptions {
+  /**
+   * Project temp dir: tool outputs older than the newest `protectedTokens` are saved under it and
+   * replaced by a preview while loading. Without it nothing is masked.
+   */
+  spillDir?: string;
+  /** Newest tool-output tokens kept whole (50,000, as live masking keeps). */
+  protectedTokens?: number;
+}
+
+export interface LoadedSession {
+  metadata: SessionMetadata;
+  file: string;
+  /** A valid history to continue from (calls paired with responses, roles alternating). */
+  history: Content[];
+  /** The session's messages after upserts, rewinds and `$set`s (for front ends that replay it). */
+  messages: MessageRecord[];
+  /** Id of the record behind the last history entry, when that entry is exactly that record. */
+  lastRecordId: string | undefined;
+  stats: SessionStatsSnapshot | undefined;
+  todos: TodoItem[] | undefined;
+  /** Problems skipped while reading (a torn last line), one message each. */
+  warnings: string[];
+  /** Tool outputs replaced by a preview and a file while loading. */
+  maskedOutputs: number;
+}
+
+/**
+ * Reads a session log line by line (never the whole file at once), applies upserts, `$rewindTo`
+ * and `$set`, and rebuilds a valid history. Large old tool outputs are masked as they stream past
+ * (see OutputWindow), so resuming a long session holds its newest outputs and previews of the
+ * rest, never the whole file's outputs.
+ */
+export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<LoadedSession> {
+  const state = new LogState();
+  let window: OutputWindow | undefined;
+  let lineNumber = 0;
+  const unreadable: number[] = [];
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const text of lines) {
+    lineNumber += 1;
+    if (text.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      unreadable.push(lineNumber);
+      continue;
+    }
+    if (!state.metadata) {
+      if (!isMetadata(parsed))
+        throw new Error(`${file} is not a session log (its first line has no sessionId).`);
+      state.metadata = parsed;
+      if (options.spillDir) {
+        window = new OutputWindow({
+          spillDir: options.spillDir,
+          sessionId: parsed.sessionId,
+          protectedTokens: options.protectedTokens ?? 50_000,
+        });
+      }
+      continue;
+    }
+    state.apply(parsed, window);
+  }
+  if (!state.metadata) throw new Error(`${file} is empty: no session was recorded in it.`);
+  const warnings: string[] = [];
+  const torn = unreadable.at(-1) === lineNumber;
+  if (torn) {
+    warnings.push(
+      `Skipped an incomplete last record in ${basename(file)} (the session stopped while it was being written).`,
+    );
+  }
+  const middle = torn ? unreadable.length - 1 : unreadable.length;
+  if (middle > 0) warnings.push(`Skipped ${middle} unreadable record(s) in ${basename(file)}.`);
+
+  const { history, lastRecordId } = buildHistory(state.messages);
+  const { stats, todos } = state.metadata;
+  return {
+    metadata: state.metadata,
+    file,
+    history,
+    messages: state.messages,
+    lastRecordId,
+    stats,
+    todos,
+    warnings,
+    maskedOutputs: window?.maskedCount ?? 0,
+  };
+}
+
+/** The message list as the log's lines say it is now. */
+class LogState {
+  metadata: SessionMetadata | undefined;
+  messages: MessageRecord[] = [];
+  private readonly positions = new Map<string, number>();
+
+  apply(line: unknown, window: OutputWindow | undefined): void {
+    if (isMessageRecord(line)) {
+      const at = this.positions.get(line.id);
+      if (at === undefined) {
+        this.positions.set(line.id, this.messages.length);
+        this.messages.push(line);
+      } else {
+        window?.forget([this.messages[at]!]);
+        this.messages[at] = line;
+      }
+      window?.add(line, responsePartsOf(line));
+      return;
+    }
+    const record = line as { $rewindTo?: unknown; $set?: Record<string, unknown> } | null;
+    if (typeof record?.$rewindTo === 'string') {
+      const at = this.positions.get(record.$rewindTo) ?? 0;
+      this.truncate(at, window);
+      return;
+    }
+    if (record?.$set && typeof record.$set === 'object') {
+      const { messages, ...rest } = record.$set;
+      Object.assign(this.metadata!, rest);
+      if (Array.isArray(messages)) {
+        this.truncate(0, window);
+        for (const message of messages) if (isMessageRecord(message)) this.apply(message, window);
+      }
+    }
+  }
+
+  private truncate(at: number, window: OutputWindow | undefined): void {
+    const dropped = this.messages.splice(at);
+    for (const message of dropped) this.positions.delete(message.id);
+    window?.forget(dropped);
+  }
+}
+
+/** Function responses a record holds: in its content, or in Gemini CLI-style `toolCalls` results. */
+function responsePartsOf(record: MessageRecord): Part[] {
+  const parts: Part[] = [];
+  if (Array.isArray(record.content)) {
+    for (const part of record.content) if (part?.functionResponse) parts.push(part);
+  }
+  for (const call of record.toolCalls ?? []) {
+    for (const part of call.result ?? []) if (part?.functionResponse) parts.push(part);
+  }
+  return parts;
+}
+
+/** Model history from the messages (info, warning and error lines are for people only). */
+function buildHistory(messages: MessageRecord[]): { history: Content[]; lastRecordId: string | undefined } {
+  const contents: Content[] = [];
+  const origin = new Map<Content, string>();
+  for (const message of messages) {
+    if (message.type !== 'user' && message.type !== 'gemini') continue;
+    const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content;
+    if (message.type === 'user') {
+      const content: Content = { role: 'user', parts };
+      origin.set(content, message.id);
+      contents.push(content);
+      continue;
+    }
+    const calls = message.toolCalls ?? [];
+    if (calls.length > 0 && !parts.some((part) => part.functionCall)) {
+      // Gemini CLI keeps calls and their results on the model message.
+      contents.push({ role: 'model', parts: [...parts, ...calls.map(callPart)] });
+      contents.push({ role: 'user', parts: calls.flatMap(resultParts) });
+      continue;
+    }
+    const content: Content = { role: 'model', parts };
+    origin.set(content, message.id);
+    contents.push(content);
+  }
+  const history = repairHistory(contents);
+  const last = history.at(-1);
+  return { history, lastRecordId: last ? origin.get(last) : undefined };
+}
+
+function callPart(call: RecordedToolCall): Part {
+  return { functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: call.args ?? {} } };
+}
+
+function resultParts(call: RecordedToolCall): Part[] {
+  // A call without a result gets its cancelled response from repairHistory.
+  return (call.result ?? []).filter((part) => part && typeof part === 'object');
+}

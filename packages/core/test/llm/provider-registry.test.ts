@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { costOf, modelInfo } from '../../src/llm/models';
+import { missingKeyMessage, ProviderConfigError, ProviderResolver } from '../../src/llm/providers/registry';
+
+const env = { GEMINI_API_KEY: 'g', OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' };
+
+describe('model specs', () => {
+  const resolver = new ProviderResolver({ env });
+  const pick = (spec: string) => {
+    const r = resolver.resolve(spec);
+    return { provider: r.connection.name, type: r.connection.type, model: r.model, spec: r.spec };
+  };
+
+  it('splits provider:model at the first colon only', () => {
+    expect(pick('openai:gpt-5')).toEqual({
+      provider: 'openai',
+      type: 'openai',
+      model: 'gpt-5',
+      spec: 'openai:gpt-5',
+    });
+    expect(pick('ollama:qwen3-coder:30b')).toMatchObject({
+      provider: 'ollama',
+      type: 'openai',
+      model: 'qwen3-coder:30b',
+    });
+  });
+
+  it('fills in each provider default model', () => {
+    expect(pick('openai').model).toBe('gpt-5');
+    expect(pick('anthropic:').spec).toBe('anthropic:claude-sonnet-4-5');
+    expect(pick('ollama').model).toBe('qwen3-coder');
+    expect(pick('gemini').model).toBe('gemini-2.5-pro');
+  });
+
+  it('infers the provider of a bare model id, Gemini by default', () => {
+    expect(pick('gpt-4o-mini').provider).toBe('openai');
+    expect(pick('o4-mini').provider).toBe('openai');
+    expect(pick('claude-opus-4-5-20251101').provider).toBe('anthropic');
+    expect(pick('gemini-2.5-flash')).toEqual({
+      provider: 'gemini',
+      type: 'gemini',
+      model: 'gemini-2.5-flash',
+      spec: 'gemini-2.5-flash',
+    });
+    expect(pick('qwen3:8b').provider).toBe('gemini');
+  });
+});
+
+describe('provider profiles and keys', () => {
+  it('adds settings profiles, lists their models, and needs no key without apiKeyEnv', () => {
+    const resolver = new ProviderResolver({
+      env: {},
+      profiles: {
+        lab: { type: 'openai', baseUrl: 'http://gpu:8000/v1', models: ['qwen3-coder-30b', 'llama'] },
+      },
+    });
+    const byName = resolver.resolve('lab');
+    expect(byName).toMatchObject({
+      model: 'qwen3-coder-30b',
+      connection: { baseUrl: 'http://gpu:8000/v1', missingKey: false },
+    });
+    expect(resolver.resolve('llama').connection.name).toBe('lab');
+  });
+
+  it('reads a profile key from its apiKeyEnv and reports it when missing', () => {
+    const profiles = { corp: { type: 'anthropic', baseUrl: 'https://gw', apiKeyEnv: 'CORP_KEY' } };
+    expect(
+      new ProviderResolver({ env: { CORP_KEY: 'k' }, profiles }).resolve('corp:claude-x').connection,
+    ).toMatchObject({
+      apiKey: 'k',
+      missingKey: false,
+    });
+    const missing = new ProviderResolver({ env: {}, profiles }).resolve('corp:claude-x').connection;
+    expect(missing.missingKey).toBe(true);
+    expect(missingKeyMessage(missing)).toContain('Set CORP_KEY');
+  });
+
+  it('needs keys for the hosted APIs, but not for OpenAI moved to another server', () => {
+    const bare = new ProviderResolver({ env: {} });
+    expect(bare.resolve('openai:gpt-5').connection.missingKey).toBe(true);
+    expect(bare.resolve('claude-sonnet-4-5').connection.missingKey).toBe(true);
+    expect(missingKeyMessage(bare.resolve('gemini-2.5-pro').connection)).toContain(
+      'GEMINI_API_KEY (or GOOGLE_API_KEY)',
+    );
+    expect(bare.resolve('ollama:llama3').connection.missingKey).toBe(false);
+    const local = new ProviderResolver({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' } });
+    expect(local.resolve('openai:local').connection).toMatchObject({
+      missingKey: false,
+      baseUrl: 'http://127.0.0.1:8080/v1',
+    });
+  });
+
+  it('lets the environment override a base URL from settings', () => {
+    const profiles = { anthropic: { baseUrl: 'https://from-settings' } };
+    const resolver = new ProviderResolver({
+      env: { ...env, ANTHROPIC_BASE_URL: 'https://from-env' },
+      profiles,
+    });
+    expect(resolver.resolve('anthropic').connection.baseUrl).toBe('https://from-env');
+  });
+
+  it('rejects a profile with an unknown type', () => {
+    expect(() => new ProviderResolver({ env, profiles: { x: { type: 'cohere' } } })).toThrow(
+      ProviderConfigError,
+    );
+  });
+});
+
+describe('model table', () => {
+  it('matches dated snapshots but not other models of the family', () => {
+    expect(modelInfo('claude-sonnet-4-5-20250929')?.id).toBe('claude-sonnet-4-5');
+    expect(modelInfo('openai:gpt-5-mini')?.id).toBe('gpt-5-mini');
+    expect(modelInfo('gpt-5-2025-08-07')?.id).toBe('gpt-5');
+    expect(modelInfo('openrouter:anthropic/claude-sonnet-4.5')?.id).toBe('claude-sonnet-4-5');
+    expect(modelInfo('gpt-5-codex')).toBeUndefined();
+    expect(modelInfo('gpt-5')?.contextWindow).toBe(400_000);
+  });
+
+  it('prices tokens per model, cache reads and long prompts included', () => {
+    // 100k fresh input at $3/M + 1M output at $15/M.
+    expect(costOf('anthropic:claude-sonnet-4-5', { prompt: 100_000, candidates: 1_000_000 })).toBeCloseTo(
+      15.3,
+    );
+    // Cached tokens at $0.125/M, reasoning billed as output ($10/M).
+    expect(costOf('gpt-5', { prompt: 2_000_000, cached: 1_000_000, thoughts: 100_000 })).toBeCloseTo(
+      1.25 + 0.125 + 1,
+    );
+    // A 300k-token Gemini 2.5 Pro prompt costs the long-context rate ($2.50/M).
+    expect(costOf('gemini-2.5-pro', { prompt: 300_000 })).toBeCloseTo(0.75);
+    expect(costOf('ollama:qwen3-coder', { prompt: 10_000 })).toBe(0);
+    expect(costOf('mystery-model', { prompt: 10 })).toBeUndefined();
+  });
+});

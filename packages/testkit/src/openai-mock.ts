@@ -1,0 +1,193 @@
+/**
+ * A scripted stand-in for the OpenAI Chat Completions API on 127.0.0.1, speaking the real wire
+ * protocol so kodo's lean client and the official `openai` SDK can both be tested against it:
+ *
+ * - `POST /v1/chat/completions` with `"stream": true` → `text/event-stream`, one
+ *   `data: <chunk>\n\n` event per `chat.completion.chunk`, then `data: [DONE]\n\n`;
+ * - without `stream` → one `chat.completion` JSON body.
+ *
+ * Script steps and faults are those of the Gemini mock (see sse-mock-server.ts). `url` includes
+ * `/v1`, as `OPENAI_BASE_URL` does.
+ */
+import {
+  type MockRequest,
+  type MockScriptEntry,
+  type MockStatusFault,
+  type MockStep,
+  type ScriptedMock,
+  startScriptedMock,
+  type WireObject,
+} from './sse-mock-server';
+
+export type OpenAIMock = ScriptedMock;
+export type OpenAIMockStep = MockStep;
+export type OpenAIMockRequest = MockRequest;
+
+export interface OpenAIMockOptions {
+  script?: MockScriptEntry[];
+  /** When set, requests must carry `Authorization: Bearer <apiKey>`, as the real API. */
+  apiKey?: string;
+}
+
+const ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
+  400: ['invalid_request_error', null],
+  401: ['invalid_request_error', 'invalid_api_key'],
+  403: ['invalid_request_error', 'unsupported_country_region_territory'],
+  404: ['invalid_request_error', 'model_not_found'],
+  429: ['requests', 'rate_limit_exceeded'],
+  500: ['server_error', null],
+  503: ['server_error', null],
+};
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  429: 'Rate limit reached for requests. Please try again in 7s.',
+  500: 'The server had an error while processing your request. Sorry about that!',
+  503: 'The engine is currently overloaded, please try again later.',
+};
+
+function errorBody(fault: MockStatusFault, message: string): string {
+  const [type, code] = ERROR_TYPES[fault.status] ?? ['server_error', null];
+  const error = { message, type: fault.errorType ?? type, param: null, code: fault.code ?? code };
+  return JSON.stringify({ error }, null, 2);
+}
+
+export function startOpenAIMock(options: OpenAIMockOptions = {}): Promise<OpenAIMock> {
+  return startScriptedMock(
+    {
+      name: 'openai-mock',
+      urlSuffix: '/v1',
+      isEndpoint: (path) => path === '/v1/chat/completions',
+      checkHeaders(headers) {
+        if (options.apiKey === undefined) return undefined;
+        const auth = headers.authorization;
+        if (auth === `Bearer ${options.apiKey}`) return undefined;
+        const message = auth
+          ? 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.'
+          : "You didn't provide an API key.";
+        return { status: 401, body: errorBody({ fault: 'status', status: 401 }, message) };
+      },
+      errorBody,
+      defaultMessage: (status) => DEFAULT_MESSAGES[status] ?? `Mock error ${status}`,
+      frame: (chunk) => `data: ${JSON.stringify(chunk)}\n\n`,
+      terminator: 'data: [DONE]\n\n',
+      malformedEvent: 'data: {"id":"chatcmpl-cut","choices":[{"index":0,"delta":{"content":"cu\n\n',
+    },
+    { ...(options.script ? { script: options.script } : {}) },
+  );
+}
+
+export interface OpenAIReplyOptions {
+  model?: string;
+  id?: string;
+  /** `finish_reason` of the last choice chunk; default `stop` (`tool_calls` for calls). */
+  finishReason?: string;
+  /** The usage chunk sent last (`stream_options.include_usage`); default small counts. */
+  usage?: WireObject | null;
+  /** Reasoning text sent before the answer, in `reasoning_content` deltas. */
+  reasoning?: string | string[];
+  /** The delta field carrying reasoning: `reasoning_content` (default) or `reasoning`. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
+}
+
+const DEFAULT_USAGE = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
+
+/** One `chat.completion.chunk` with a single choice. */
+export function openaiChunk(
+  delta: WireObject,
+  options: { finishReason?: string | null; model?: string; id?: string } = {},
+): WireObject {
+  return {
+    id: options.id ?? 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1_760_000_000,
+    model: options.model ?? 'gpt-mock',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: options.finishReason ?? null }],
+  };
+}
+
+function envelope(options: OpenAIReplyOptions, body: WireObject[], finishReason: string): WireObject[] {
+  const meta = {
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.id ? { id: options.id } : {}),
+  };
+  const chunks = [openaiChunk({ role: 'assistant', content: '', refusal: null }, meta)];
+  const reasoning = options.reasoning === undefined ? [] : ([] as string[]).concat(options.reasoning);
+  for (const piece of reasoning)
+    chunks.push(openaiChunk({ [options.reasoningField ?? 'reasoning_content']: piece }, meta));
+  chunks.push(...body.map((delta) => openaiChunk(delta, meta)));
+  chunks.push(openaiChunk({}, { ...meta, finishReason: options.finishReason ?? finishReason }));
+  if (options.usage !== null) {
+    chunks.push({ ...openaiChunk({}, meta), choices: [], usage: options.usage ?? DEFAULT_USAGE });
+  }
+  return chunks;
+}
+
+/** A streamed text answer: one content delta per piece. */
+export function openaiTextReply(text: string | string[], options: OpenAIReplyOptions = {}): WireObject[] {
+  const pieces = typeof text === 'string' ? [text] : text;
+  return envelope(
+    options,
+    pieces.map((content) => ({ content })),
+    'stop',
+  );
+}
+
+export interface MockToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  id?: string;
+}
+
+/**
+ * Streamed tool calls as the API sends them: per call, a first delta with index, id and name,
+ * then the JSON arguments in `argsChunkSize`-character fragments (default 7).
+ */
+export function openaiToolCallsReply(
+  calls: MockToolCall[],
+  options: OpenAIReplyOptions & { text?: string; argsChunkSize?: number } = {},
+): WireObject[] {
+  const size = options.argsChunkSize ?? 7;
+  const deltas: WireObject[] = options.text ? [{ content: options.text }] : [];
+  for (const [index, call] of calls.entries()) {
+    const id = call.id ?? `call_mock_${index}`;
+    deltas.push({
+      tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
+    const json = JSON.stringify(call.args);
+    for (let at = 0; at < json.length; at += size) {
+      deltas.push({ tool_calls: [{ index, function: { arguments: json.slice(at, at + size) } }] });
+    }
+  }
+  return envelope(options, deltas, 'tool_calls');
+}
+
+/** A non-streamed `chat.completion`. */
+export function openaiCompletion(
+  reply: { text?: string; toolCalls?: MockToolCall[]; reasoning?: string },
+  options: OpenAIReplyOptions = {},
+): WireObject {
+  const message: WireObject = { role: 'assistant', content: reply.text ?? null, refusal: null };
+  if (reply.reasoning) message.reasoning_content = reply.reasoning;
+  if (reply.toolCalls?.length) {
+    message.tool_calls = reply.toolCalls.map((call, index) => ({
+      id: call.id ?? `call_mock_${index}`,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args) },
+    }));
+  }
+  return {
+    id: options.id ?? 'chatcmpl-mock',
+    object: 'chat.completion',
+    created: 1_760_000_000,
+    model: options.model ?? 'gpt-mock',
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: null,
+        finish_reason: options.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop'),
+      },
+    ],
+    usage: options.usage ?? DEFAULT_USAGE,
+  };
+}
