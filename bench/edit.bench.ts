@@ -216,8 +216,7 @@ function row(category: string, list: Outcome[]): (string | number)[] {
   const count = (verdict: Verdict) => list.filter((o) => o.verdict === verdict).length;
   const apply = list.filter((o) => o.case.expect.kind === 'apply').length;
   const refuse = list.length - apply;
-  const pct = (n: number, of: number) =>
-    of === 0 ? '–' : `${count === undefined ? '' : ''}${n} (${fmt((100 * n) / of, 0)} %)`;
+  const pct = (n: number, of: number) => `${n} (${fmt((100 * n) / of, 0)} %)`;
   return [
     category,
     list.length,

@@ -8,7 +8,7 @@ for (const kind of FAULT_KINDS) {
   for (const position of [0, 1, 2]) runs.push(await runFaultScenario(kind, position));
 }
 
-const rows = FAULT_KINDS.map((kind) => {
+const rows: (string | number)[][] = FAULT_KINDS.map((kind) => {
   const mine = runs.filter((run) => run.kind === kind);
   return [
     kind,

@@ -137,6 +137,7 @@ anthropic.setScript(Array.from({ length: steps * 2 }, () => ({ chunks: anthropic
 const home = mkdtempSync(join(tmpdir(), 'kodo-bench-home-'));
 const base = {
   KODO_HOME: home,
+  KODO_TRUST_WORKSPACE: 'true',
   GEMINI_API_KEY: 'bench',
   OPENAI_API_KEY: 'bench',
   ANTHROPIC_API_KEY: 'bench',

@@ -44,6 +44,48 @@ function toolOutput(turn: number, bytes: number): string {
   return lines.join('\n').slice(0, bytes);
 }
 
+/** Session counters in the shape kodo records them, after `turns` turns of one call each. */
+function statsAfter(turns: number) {
+  const tokens = {
+    input: 1000 * turns,
+    prompt: 1000 * turns,
+    candidates: 40 * turns,
+    total: 1040 * turns,
+    cached: 0,
+    thoughts: 0,
+    tool: 0,
+  };
+  const api = { totalRequests: 2 * turns, totalErrors: 0, totalLatencyMs: 900 * turns, errorsByType: {} };
+  const decisions = { accept: turns, reject: 0, modify: 0, auto_accept: 0 };
+  return {
+    models: {
+      'gemini-2.5-pro': {
+        api,
+        tokens,
+        roles: {
+          main: {
+            totalRequests: api.totalRequests,
+            totalErrors: 0,
+            totalLatencyMs: api.totalLatencyMs,
+            tokens,
+          },
+        },
+      },
+    },
+    tools: {
+      totalCalls: turns,
+      totalSuccess: turns,
+      totalFail: 0,
+      totalDurationMs: 900 * turns,
+      totalDecisions: decisions,
+      byName: {
+        run_shell_command: { count: turns, success: turns, fail: 0, durationMs: 900 * turns, decisions },
+      },
+    },
+    files: { totalLinesAdded: 0, totalLinesRemoved: 0 },
+  };
+}
+
 /** Writes the session log line by line (the bench itself never holds the file). */
 function generateSession(): string {
   const dir = join(home, 'sessions', projectId(cwd));
@@ -107,7 +149,7 @@ function generateSession(): string {
       type: 'gemini',
       content: [{ text: `Step ${turn} built cleanly.` }],
     });
-    write({ $set: { lastUpdated: t, stats: { models: {}, tools: { totalCalls: turn + 1 } } } });
+    write({ $set: { lastUpdated: t, stats: statsAfter(turn + 1), todos: [] } });
   }
   closeSync(fd);
   return file;
@@ -122,7 +164,7 @@ async function runOnce(command: string[], env: Record<string, string>): Promise<
   const started = performance.now();
   const child = spawn(GNU_TIME, ['-f', '__RSS_KB=%M', ...command], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: home, KODO_TRUST_WORKSPACE: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -139,6 +181,28 @@ async function runOnce(command: string[], env: Record<string, string>): Promise<
   const rss = /__RSS_KB=(\d+)/.exec(stderr)?.[1];
   if (!rss) throw new Error(`no RSS figure in: ${stderr}`);
   return { wallMs, rssMb: Number(rss) / 1024 };
+}
+
+/** The figures mean something only if the session really was resumed (its counters restored). */
+async function checkResumeWorks(fake: string): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [KODO_BIN, '--resume', sessionId, '-p', 'check', '--fake-responses', fake, '-o', 'json'],
+    {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: home, KODO_HOME: home, KODO_TRUST_WORKSPACE: 'true' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  await new Promise((resolve) => child.on('close', resolve));
+  const result = JSON.parse(stdout);
+  if (result.session_id !== sessionId || result.stats.tools.totalCalls !== TURNS) {
+    throw new Error(`the session was not resumed: ${stdout.slice(0, 500)}`);
+  }
 }
 
 try {
@@ -203,6 +267,7 @@ if (copy.length === 0) process.exit(1);\n`,
       cold: false,
     },
   ];
+  await checkResumeWorks(fake);
   const samples = new Map(cases.map((c) => [c, [] as Sample[]]));
   for (let round = 0; round < RUNS + 1; round += 1) {
     for (const c of cases) {

@@ -97,6 +97,8 @@ mock.setScript(Array.from({ length: (RUNS + 3) * 3 + 8 }, () => ({ chunks: gemin
 try {
   const env = {
     KODO_HOME: home,
+    // A fresh temp folder is untrusted; headless runs there need this (as in CI).
+    KODO_TRUST_WORKSPACE: 'true',
     GEMINI_API_KEY: 'bench',
     GOOGLE_GEMINI_BASE_URL: mock.url,
     FLOOR_BASE_URL: mock.url,

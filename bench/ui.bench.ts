@@ -54,7 +54,10 @@ function openTerminal(command: string, env: Record<string, string>): Terminal {
       const offset = output.indexOf(text, from);
       if (offset !== -1) return Promise.resolve({ at: performance.now(), offset });
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${JSON.stringify(text)}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${JSON.stringify(text)}; screen bytes: ${JSON.stringify(output.slice(-600))}`)),
+          timeoutMs,
+        );
         waiters.push({
           text,
           from,
@@ -96,7 +99,15 @@ function peakRssMb(pid: number | undefined): number | undefined {
 
 const home = mkdtempSync(join(tmpdir(), 'kodo-bench-ui-home-'));
 const cwd = mkdtempSync(join(tmpdir(), 'kodo-bench-ui-cwd-'));
-const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, KODO_HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+const baseEnv = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: home,
+  KODO_HOME: home,
+  TERM: 'xterm-256color',
+  LANG: 'C.UTF-8',
+  // The folder-trust question comes before the UI; the temp folder is trusted for the benchmark.
+  KODO_TRUST_WORKSPACE: 'true',
+};
 const mock = await startGeminiMock();
 process.chdir(cwd);
 
@@ -188,6 +199,12 @@ try {
       ['RSS ≤ 120 MB after 10k tokens', rssDuringStream !== undefined && rssDuringStream <= 120 ? 'yes' : 'NO'],
     ],
   );
+} catch (error) {
+  console.error(mock.requests.map((r) => ({ outcome: r.outcome, error: r.error, chunks: r.chunkSentAt.length })));
+  const output = String((error as Error).message);
+  const retry = output.indexOf('Retrying');
+  console.error(retry >= 0 ? output.slice(Math.max(0, retry - 400), retry + 100) : output.slice(0, 300));
+  process.exitCode = 1;
 } finally {
   await mock.close();
   rmSync(home, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ApprovalMode } from '@kodo/core/engine';
+import { type ApprovalMode, type BudgetLimits, parseDuration } from '@kodo/core/engine';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -36,6 +36,8 @@ export interface CliArgs {
   sandbox?: boolean;
   /** `--skip-trust`: treat the folder as trusted for this run. */
   skipTrust?: boolean;
+  /** `--max-budget-usd`, `--max-tokens`, `--max-tool-calls`, `--max-time` (each wins over settings). */
+  budgets?: BudgetLimits;
 }
 
 /** A usage error: printed with the help text, exit code 1 (as Gemini CLI does). */
@@ -68,7 +70,17 @@ const OPTIONS = {
   'session-id': { type: 'string' },
   sandbox: { type: 'boolean', short: 's' },
   'skip-trust': { type: 'boolean' },
+  'max-budget-usd': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-tool-calls': { type: 'string' },
+  'max-time': { type: 'string' },
 } as const;
+
+/**
+ * Subcommands with flags of their own (`kodo mcp add -e K=V name cmd -y …`): the words after
+ * the name go to the subcommand untouched, never through the main command's parser.
+ */
+const RAW_SUBCOMMANDS = new Set(['mcp']);
 
 /**
  * `--resume` takes an optional value, which node's parser cannot express: a bare `--resume`/`-r`
@@ -91,6 +103,24 @@ function withResumeDefault(argv: string[]): string[] {
 
 /** Parses argv (without node and script). Accepts both `--flag value` and `--flag=value`. */
 export function parseCliArgs(argv: string[]): CliArgs {
+  if (argv[0] !== undefined && RAW_SUBCOMMANDS.has(argv[0])) {
+    return {
+      prompt: undefined,
+      query: undefined,
+      promptInteractive: undefined,
+      model: undefined,
+      approvalMode: undefined,
+      outputFormat: undefined,
+      debug: false,
+      fakeResponses: undefined,
+      fakeResponsesStrict: true,
+      recordResponses: undefined,
+      version: false,
+      help: false,
+      command: argv[0],
+      commandArgs: argv.slice(1),
+    };
+  }
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({
@@ -137,6 +167,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     );
   }
   const nonStrict = values['fake-responses-non-strict'];
+  const budgets = budgetFlags(values);
   return {
     prompt: values.prompt,
     query,
@@ -161,7 +192,46 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values['session-id'] !== undefined ? { sessionId: values['session-id'] } : {}),
     ...(values.sandbox ? { sandbox: true } : {}),
     ...(values['skip-trust'] ? { skipTrust: true } : {}),
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
   };
+}
+
+/** The `--max-*` flags, validated: positive amounts, whole numbers for counts, durations for time. */
+function budgetFlags(values: {
+  'max-budget-usd'?: string;
+  'max-tokens'?: string;
+  'max-tool-calls'?: string;
+  'max-time'?: string;
+}): BudgetLimits {
+  const budgets: BudgetLimits = {};
+  const number = (flag: string, text: string, { whole }: { whole: boolean }) => {
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
+      throw new ArgsError(
+        `Invalid value for --${flag}: "${text}" (expected a positive ${whole ? 'whole number' : 'number'})`,
+      );
+    }
+    return value;
+  };
+  if (values['max-budget-usd'] !== undefined) {
+    budgets.maxCostUsd = number('max-budget-usd', values['max-budget-usd'], { whole: false });
+  }
+  if (values['max-tokens'] !== undefined) {
+    budgets.maxTokens = number('max-tokens', values['max-tokens'], { whole: true });
+  }
+  if (values['max-tool-calls'] !== undefined) {
+    budgets.maxToolCalls = number('max-tool-calls', values['max-tool-calls'], { whole: true });
+  }
+  if (values['max-time'] !== undefined) {
+    const ms = parseDuration(values['max-time']);
+    if (ms === undefined) {
+      throw new ArgsError(
+        `Invalid value for --max-time: "${values['max-time']}" (expected seconds or a duration such as 90s, 15m, 2h)`,
+      );
+    }
+    budgets.maxTimeMs = ms;
+  }
+  return budgets;
 }
 
 /** A repeatable flag whose values may also be comma lists: `--policy a.toml,b --policy c`. */

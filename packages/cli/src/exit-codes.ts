@@ -9,6 +9,8 @@ export const ExitCode = {
   turnLimit: 53,
   fatalTool: 54,
   untrusted: 55,
+  /** A budget (--max-budget-usd, --max-tokens, --max-tool-calls, --max-time) ran out: kodo's own code. */
+  budget: 45,
   cancelled: 130,
 } as const;
 

@@ -7,6 +7,7 @@ edits and runs commands in your project, under the approval policy you choose.
 Commands:
   kodo [query..]              Run a prompt (headless when piped or with -p)
   kodo demo                   Replay a scripted session offline in a scratch project
+  kodo mcp add|remove|list    Manage MCP servers in the settings (kodo mcp --help)
 
 Options:
   -p, --prompt <text>         Run this prompt headless (non-interactive) and exit
@@ -35,6 +36,14 @@ Options:
                               Linux, sandbox-exec on macOS) or fail; on Linux it
                               is on by default when bwrap works (tools.sandbox)
       --skip-trust            Treat the current folder as trusted for this run
+      --max-budget-usd <n>    Stop once the session has cost this many US dollars
+                              (priced with kodo's model table)
+      --max-tokens <n>        Stop once the session has used this many tokens
+      --max-tool-calls <n>    Run at most this many tool calls
+      --max-time <duration>   Stop after this long (seconds, or 90s, 15m, 2h)
+                              since the first prompt. Budgets are checked
+                              between steps; settings: budgets.maxBudgetUsd,
+                              maxTokens, maxToolCalls, maxTime
   -v, --version               Print the version and exit
   -h, --help                  Print this help and exit
 
@@ -59,6 +68,6 @@ Environment:
   KODO_TRUST_WORKSPACE              true | false: trust the folder, or not, without
                                     asking
 
-Exit codes: 0 ok, 1 error, 41 auth, 42 input, 44 sandbox, 52 config, 53 turn limit,
-55 untrusted folder (headless), 130 cancelled.
+Exit codes: 0 ok, 1 error, 41 auth, 42 input, 44 sandbox, 45 budget reached,
+52 config, 53 turn limit, 55 untrusted folder (headless), 130 cancelled.
 `;

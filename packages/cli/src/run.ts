@@ -1,8 +1,8 @@
 import { isatty } from 'node:tty';
-import { loadSettings, SettingsError } from '@kodo/core/engine';
 import { ArgsError, type CliArgs, parseCliArgs } from './args';
 import { ExitCode } from './exit-codes';
 import { readPipedStdin } from './input';
+import { gateFolderTrust } from './trust-gate';
 
 /** Facts the entry point already holds (passed in so this module shares no chunk with it). */
 export interface CliIdentity {
@@ -54,17 +54,27 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   }
 
   const cwd = process.cwd();
-  let loaded: ReturnType<typeof loadSettings>;
-  try {
-    loaded = loadSettings({ cwd });
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return ExitCode.config;
+  const interactive = isInteractive(args);
+  // Trust first: an untrusted folder's settings are never read (reference §12.3, §14.1).
+  const gate = await gateFolderTrust({
+    cwd,
+    env: process.env,
+    args,
+    interactive,
+    ask: async (folder) => {
+      const { askTrustOnTerminal } = await import('./trust-prompt');
+      return askTrustOnTerminal(folder, { input: process.stdin, output: process.stdout });
+    },
+  });
+  if (!gate.ok) {
+    process.stderr.write(`${gate.message}\n`);
+    return gate.exitCode;
   }
+  if (gate.notice) process.stderr.write(`${gate.notice}\n`);
+  const loaded = gate.settings;
   const settings = loaded.merged;
 
-  if (isInteractive(args)) {
+  if (interactive) {
     // Ink and React load only here: headless runs, --version and --help never pay for them.
     const { runInteractive } = await import('./ui/start');
     return runInteractive({

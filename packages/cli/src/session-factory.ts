@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import {
   type ApprovalMode,
+  type BudgetLimits,
+  type CommandSandbox,
   type ConfirmHandler,
+  costOf,
   createTelemetry,
   DEFAULT_CONTEXT_FILE_NAMES,
   DEFAULT_LOOP_DETECTION,
@@ -16,7 +19,9 @@ import {
   type LoopDetectionOptions,
   lazyBuiltinTools,
   loadPolicyEngine,
+  type McpManager,
   ProjectMemory,
+  parseDuration,
   projectTempDir,
   type RetryPolicy,
   Session,
@@ -31,7 +36,11 @@ import {
   Workspace,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
+import { ExitCode, FatalError } from './exit-codes';
 import { type BuiltGenerator, buildGenerator } from './generator';
+import { startMcpServers } from './mcp-setup';
+import { safetyOptions } from './safety-setup';
+import { isFolderTrusted } from './trust-gate';
 
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
 const SHELL_INACTIVITY_TIMEOUT_MS = 300_000;
@@ -48,10 +57,7 @@ export interface CliSessionSetup {
   onPolicyFeedback?: (message: string) => void;
   /** The settings files by scope (`loadSettings().scopes`), so project hooks can be told apart. */
   settingsScopes?: SettingsScope[];
-  /**
-   * Whether hooks from the project's settings may run. The trusted-folders check will decide;
-   * until it exists every project is treated as trusted.
-   */
+  /** Whether hooks from the project's settings may run (default: whether the folder is trusted). */
   allowProjectHooks?: boolean;
   /** Hook messages and failures (default: stderr, as `[INFO] …` / `[WARNING] …`). */
   onHookFeedback?: (feedback: HookFeedback) => void;
@@ -59,6 +65,17 @@ export interface CliSessionSetup {
   resume?: SessionSummary;
   /** Session log problems: a skipped torn record, a failed write (default: stderr `[WARNING] …`). */
   onSessionWarning?: (message: string) => void;
+  /**
+   * MCP servers: `wait` returns once each has connected or failed within its timeout (headless:
+   * the first request declares every tool); `background` (the default) returns at once.
+   */
+  mcpDiscovery?: 'wait' | 'background';
+  /**
+   * MCP servers that failed or went away, budgets that cannot be enforced. Default: stderr
+   * `[WARNING] …` without a confirm handler (headless); nothing in the UI, which subscribes to
+   * `CliSession.mcp` instead.
+   */
+  onWarning?: (message: string) => void;
 }
 
 export interface CliSession {
@@ -67,10 +84,17 @@ export interface CliSession {
   generator: BuiltGenerator;
   /** The session's tools (the UI lists them and shows their display names). */
   tools: ToolRegistry;
+  /** The shell sandbox, for the footer (`describe()`); absent when commands run unconfined. */
+  sandbox?: CommandSandbox;
   /** Writes the session log (`~/.kodo/sessions/<project>/`). */
   recorder: SessionRecorder;
   /** The recorded session this one continues, when resuming (its messages, for replaying). */
   resumed?: LoadedSession;
+  /**
+   * The MCP servers (`/mcp`: `servers()`, `refresh()`, `subscribe()`, `promptCommands()`);
+   * absent when settings configure none. Front ends call `dispose()` when the session ends.
+   */
+  mcp?: McpManager;
 }
 
 /**
@@ -93,12 +117,14 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   // `provider:model` with the provider's default filled in; the router reads it on every request.
   const model = generator.model;
   const tempDir = projectTempDir(cwd, env);
+  // An untrusted folder (reference §12.3): no context files, policies, hooks or approval mode of its own.
+  const trusted = isFolderTrusted({ cwd, env, args, settings });
   const memory = new ProjectMemory({
     fileNames: contextFileNames(settings),
     globalDirs: [kodoHome(env), geminiHome(env)],
     workspaceRoots: [cwd],
     boundaryMarkers: settings.context?.memoryBoundaryMarkers ?? ['.git'],
-    includeProjectFiles: true,
+    includeProjectFiles: trusted,
   });
   await memory.load();
   const tools = new ToolRegistry(lazyBuiltinTools());
@@ -110,8 +136,17 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     toolSettings: settings.tools ?? {},
     plansDir: join(tempDir, sessionId, 'plans'),
     onFeedback: setup.onPolicyFeedback ?? ((message) => process.stderr.write(`${message}\n`)),
+    includeWorkspacePolicies: trusted,
   });
+  const safety = await safetyOptions({ args, settings, cwd, env });
   const log = await sessionLog(setup, tempDir);
+  const warn =
+    setup.onWarning ??
+    (setup.confirm ? undefined : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
+  const budgets = budgetLimits(args, settings);
+  if (budgets.maxCostUsd !== undefined && costOf(model, {}) === undefined) {
+    warn?.(`The price of ${model} is not known, so --max-budget-usd cannot limit its cost.`);
+  }
   const telemetry = await telemetryFor(settings, env, {
     sessionId,
     interactive: setup.confirm !== undefined,
@@ -127,9 +162,12 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       env: sanitizeEnv(env),
       shellInactivityTimeoutMs: SHELL_INACTIVITY_TIMEOUT_MS,
       memoryFilePath: join(kodoHome(env), 'KODO.md'),
+      llmEditCorrection:
+        settings.tools?.llmEditCorrection === true || settings.tools?.disableLLMCorrection === false,
+      allowPrivateNetworkFetch: settings.webFetch?.allowPrivateAddresses === true,
     },
     memory,
-    approvalMode: resolveApprovalMode(args, settings),
+    approvalMode: trusted ? resolveApprovalMode(args, settings) : 'default',
     policy,
     maxSessionTurns: settings.model?.maxSessionTurns ?? -1,
     loopDetection: loopDetectionOptions(settings),
@@ -141,8 +179,13 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     retry: retryOverrides(env, settings),
     outputLimit: { thresholdChars: outputThreshold(settings), spillDir: tempDir },
     ...(setup.confirm ? { confirm: setup.confirm } : {}),
-    ...hookOption(setup, { plansDir: join(tempDir, sessionId, 'plans'), transcript: log.recorder }),
+    ...safety,
+    ...hookOption(
+      { ...setup, allowProjectHooks: setup.allowProjectHooks ?? trusted },
+      { plansDir: join(tempDir, sessionId, 'plans'), transcript: log.recorder },
+    ),
     recorder: log.recorder,
+    budgets,
     ...(log.resumed
       ? {
           history: log.resumed.history,
@@ -153,11 +196,24 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
         }
       : {}),
   });
+  const mcp = await startMcpServers({
+    settings,
+    env,
+    cwd,
+    trusted,
+    tools,
+    policy,
+    session,
+    discovery: setup.mcpDiscovery ?? 'background',
+    ...(warn ? { onWarning: warn } : {}),
+  });
   return {
     session,
     model,
     generator,
     tools,
+    ...(mcp ? { mcp } : {}),
+    ...(safety.sandbox ? { sandbox: safety.sandbox } : {}),
     recorder: log.recorder,
     ...(log.resumed ? { resumed: log.resumed } : {}),
   };
@@ -175,9 +231,39 @@ async function sessionLog(
     setup.onSessionWarning ?? ((message: string) => process.stderr.write(`[WARNING] ${message}\n`));
   const store = new SessionStore({ projectRoot: setup.cwd, env: setup.env });
   if (!setup.resume) return { recorder: store.newRecorder({ sessionId: setup.sessionId, onError: warn }) };
-  const { loaded, recorder } = await store.resume(setup.resume, { spillDir: tempDir, onError: warn });
-  for (const warning of loaded.warnings) warn(warning);
-  return { recorder, resumed: loaded };
+  let resumed: Awaited<ReturnType<SessionStore['resume']>>;
+  try {
+    resumed = await store.resume(setup.resume, { spillDir: tempDir, onError: warn });
+  } catch (error) {
+    // A log that vanished or is not a session log: an input error, like a bad identifier.
+    throw new FatalError(`Cannot resume ${setup.resume.file}: ${(error as Error).message}`, ExitCode.input);
+  }
+  for (const warning of resumed.loaded.warnings) warn(warning);
+  return { recorder: resumed.recorder, resumed: resumed.loaded };
+}
+
+/**
+ * Budgets from the `--max-*` flags, each winning over its setting (`budgets.maxBudgetUsd`,
+ * `maxTokens`, `maxToolCalls`, `maxTime`). Settings values that are not positive are ignored.
+ */
+function budgetLimits(args: CliArgs, settings: Settings): BudgetLimits {
+  const configured = settings.budgets ?? {};
+  const positive = (value: unknown) => (typeof value === 'number' && value > 0 ? value : undefined);
+  const whole = (value: unknown) => (Number.isInteger(value) ? positive(value) : undefined);
+  const time = configured.maxTime;
+  const fromSettings: BudgetLimits = {
+    maxCostUsd: positive(configured.maxBudgetUsd),
+    maxTokens: whole(configured.maxTokens),
+    maxToolCalls: whole(configured.maxToolCalls),
+    maxTimeMs:
+      typeof time === 'number'
+        ? positive(time * 1000)
+        : typeof time === 'string'
+          ? parseDuration(time)
+          : undefined,
+  };
+  const merged = { ...fromSettings, ...args.budgets };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
 }
 
 /** The session's hooks from settings; none (no hook code on the path) when none are configured. */

@@ -78,6 +78,15 @@ export {
 export { ProviderRouter } from './llm/providers/router';
 export { RecordingContentGenerator } from './llm/recording';
 export * from './llm/types';
+export type {
+  McpManager,
+  McpManagerEvent,
+  McpPromptCommand,
+  McpServerSettings,
+  McpServerState,
+  McpServerStatus,
+} from './mcp/index';
+export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
 export {
@@ -100,6 +109,8 @@ export {
   BWRAP_MISSING_MESSAGE,
   type CommandSandbox,
   createSandbox,
+  findOnPath,
+  probeBwrap,
   resolveSandboxChoice,
   type SandboxChoice,
   SandboxError,
@@ -148,6 +159,14 @@ export {
   type ConfirmHandler,
   Scheduler,
 } from './scheduler/scheduler';
+export {
+  type BudgetExceeded,
+  type BudgetKind,
+  type BudgetLimits,
+  BudgetTracker,
+  type BudgetUsage,
+  parseDuration,
+} from './session/budgets';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
 export { repairHistory } from './session/history-repair';
 export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';

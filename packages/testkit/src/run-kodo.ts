@@ -19,7 +19,11 @@ export interface KodoRun {
 
 export interface RunKodoOptions {
   cwd: string;
-  /** Added to a clean environment (no API keys from the developer's shell leak into tests). */
+  /**
+   * Added to a clean environment (no API keys from the developer's shell leak into tests). The
+   * test's temp workspace counts as a trusted folder (`KODO_TRUST_WORKSPACE=true`) unless this
+   * sets that variable; `undefined` removes a variable.
+   */
   env?: Record<string, string | undefined>;
   /** Piped to stdin; when absent stdin is an empty pipe (not a TTY, so kodo runs headless). */
   input?: string;
@@ -29,13 +33,14 @@ export interface RunKodoOptions {
 /** Spawns the built `kodo` and collects its output and exit status. */
 export function runKodo(args: string[], options: RunKodoOptions): Promise<KodoRun> {
   if (!existsSync(KODO_BUNDLE)) throw new Error(`${KODO_BUNDLE} is missing: run npm run build first.`);
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { KODO_TRUST_WORKSPACE: 'true' };
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
   for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value !== undefined) env[name] = value;
+    if (value === undefined) delete env[name];
+    else env[name] = value;
   }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [KODO_BIN, ...args], { cwd: options.cwd, env, stdio: 'pipe' });

@@ -49,6 +49,10 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
         case 'max_session_turns':
           warnings.push('Maximum session turns exceeded');
           break;
+        case 'budget_exceeded':
+          // Not a failure of the run: the answer so far and the stats (with the cost) still print.
+          error = { type: 'BUDGET_EXCEEDED', message: event.message };
+          break;
         case 'agent_execution_blocked':
           // After an AfterAgent rejection the model answers again: only that answer counts.
           newRoundTrip = true;

@@ -26,6 +26,8 @@ export function exitCodeFor(result: SessionResult, options: { httpStatusAsExitCo
       return ExitCode.cancelled;
     case 'max_session_turns':
       return ExitCode.turnLimit;
+    case 'budget_exceeded':
+      return ExitCode.budget;
     case 'error':
       if (result.error?.exitCode !== undefined) return result.error.exitCode;
       if (options.httpStatusAsExitCode && result.error?.status !== undefined) return result.error.status;

@@ -1,4 +1,5 @@
 import {
+  type McpManager,
   monotonicMs,
   newSessionId,
   type Session,
@@ -11,6 +12,7 @@ import { assembleInput } from '../input';
 import { createCliSession } from '../session-factory';
 import { resolveSessionStart } from '../sessions';
 import { createJsonOutput } from './json';
+import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
 import { createStreamJsonOutput } from './stream-json';
 import { createTextOutput } from './text';
@@ -42,6 +44,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   let session: Session | undefined;
+  let mcp: McpManager | undefined;
   try {
     // `--resume`/`--session-id` problems are input errors (42), found before anything runs.
     const start = resolveSessionStart(args, { cwd: context.cwd, env, onWarning: warn });
@@ -60,8 +63,12 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       sessionId,
       ...(start.resume ? { resume: start.resume } : {}),
       onSessionWarning: warn,
+      // The first request must declare every MCP tool: wait for the servers (each within its timeout).
+      mcpDiscovery: 'wait',
+      onWarning: warn,
     });
     session = created.session;
+    mcp = created.mcp;
     const { model, generator: built } = created;
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     const started = monotonicMs();
@@ -71,7 +78,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       start.resume ? 'resume' : 'startup',
       controller.signal,
     );
-    const prompt = hookContext ? `${hookContext}\n\n${input}` : input;
+    const expanded = mcp
+      ? await expandMcpInput(input, mcp, { signal: controller.signal, onWarning: warn })
+      : input;
+    const prompt = hookContext ? `${hookContext}\n\n${expanded}` : expanded;
     const stream = session.sendMessage(prompt, controller.signal);
     let next = await stream.next();
     while (!next.done) {
@@ -93,6 +103,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   } finally {
     // After the result is out: SessionEnd hooks (and advisory ones still running) may finish.
     await session?.end('exit');
+    await mcp?.dispose();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

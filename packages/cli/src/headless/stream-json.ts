@@ -10,6 +10,7 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
     streams.stdout.write(`${JSON.stringify({ type, timestamp: new Date().toISOString(), ...fields })}\n`);
   };
   let toolCalls = 0;
+  let budgetMessage: string | undefined;
 
   return {
     start(info) {
@@ -54,6 +55,10 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
         case 'max_session_turns':
           emit('error', { severity: 'error', message: 'Maximum session turns exceeded' });
           break;
+        case 'budget_exceeded':
+          budgetMessage = event.message;
+          emit('error', { severity: 'error', message: event.message });
+          break;
         case 'agent_execution_blocked':
           emit('error', { severity: 'warning', message: `Agent execution blocked: ${event.reason}` });
           break;
@@ -78,9 +83,11 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
             ? { type: 'CancelledError', message: 'Operation cancelled.' }
             : result.status === 'max_session_turns'
               ? { type: 'MaxSessionTurnsError', message: 'Maximum session turns exceeded' }
-              : result.error
-                ? { type: 'ApiError', message: result.error.message }
-                : undefined;
+              : result.status === 'budget_exceeded'
+                ? { type: 'BudgetExceededError', message: budgetMessage ?? 'Budget exceeded' }
+                : result.error
+                  ? { type: 'ApiError', message: result.error.message }
+                  : undefined;
       emit('result', {
         status: ok ? 'success' : 'error',
         ...(error && !ok ? { error } : {}),

@@ -85,6 +85,10 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
           ensureNewline();
           errorLine(MAX_TURNS_MESSAGE);
           break;
+        case 'budget_exceeded':
+          ensureNewline();
+          errorLine(`[ERROR] ${event.message} The session was stopped.`);
+          break;
         case 'agent_execution_stopped':
           ensureNewline();
           errorLine(`Agent execution stopped: ${event.reason}`);

@@ -62,6 +62,7 @@ describe('kodo input and cancellation', () => {
           PATH: process.env.PATH ?? '',
           HOME: home,
           KODO_HOME: home,
+          KODO_TRUST_WORKSPACE: 'true',
           GEMINI_API_KEY: 'k',
           GOOGLE_GEMINI_BASE_URL: mock.url,
         },

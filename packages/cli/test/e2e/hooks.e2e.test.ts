@@ -26,7 +26,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const kodo = (args: string[]) => runKodo(args, { cwd: workspace, env: { KODO_HOME: home } });
+// The workspace is a fresh temp folder: trusted explicitly, or headless kodo would refuse it.
+const kodo = (args: string[]) =>
+  runKodo(args, { cwd: workspace, env: { KODO_HOME: home, KODO_TRUST_WORKSPACE: 'true' } });
 
 const write = (relative: string, text: string) => {
   mkdirSync(join(workspace, relative, '..'), { recursive: true });

@@ -38,8 +38,12 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
+// The workspace is trusted so its .kodo/settings.json (provider profiles) is read.
 const kodo = (args: string[], env: Record<string, string> = {}) =>
-  runKodo(args, { cwd: workspace, env: { KODO_HOME: home, KODO_RETRY_BASE_MS: '5', ...env } });
+  runKodo(args, {
+    cwd: workspace,
+    env: { KODO_HOME: home, KODO_RETRY_BASE_MS: '5', KODO_TRUST_WORKSPACE: 'true', ...env },
+  });
 
 type Json = Record<string, unknown>;
 

@@ -66,7 +66,9 @@ describe('recorded sessions', () => {
     expect(first.code).toBe(0);
     const firstId = JSON.parse(first.stdout).session_id;
     const [file] = sessionFiles();
-    expect(file).toMatch(new RegExp(`session-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-${firstId.slice(0, 8)}\\.jsonl$`));
+    expect(file).toMatch(
+      new RegExp(`session-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-${firstId.slice(0, 8)}\\.jsonl$`),
+    );
 
     const second = await kodo(['--resume', '-p', 'continue', '-o', 'json'], mockEnv());
     expect(second.stderr).toBe('');
@@ -100,7 +102,7 @@ describe('recorded sessions', () => {
     });
     const child = spawn(process.execPath, [KODO_BIN, '-p', 'read a.txt'], {
       cwd: workspace,
-      env: { PATH: process.env.PATH ?? '', HOME: home, ...mockEnv() },
+      env: { PATH: process.env.PATH ?? '', HOME: home, KODO_TRUST_WORKSPACE: 'true', ...mockEnv() },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     child.stdin.end();
@@ -151,7 +153,9 @@ describe('recorded sessions', () => {
 
     const deleted = await kodo(['--delete-session', firstId]);
     expect(deleted.code).toBe(0);
-    expect(deleted.stdout).toMatch(new RegExp(`^Deleted session 1: first task \\(.+\\) \\[${firstId}\\]\\n$`));
+    expect(deleted.stdout).toMatch(
+      new RegExp(`^Deleted session 1: first task \\(.+\\) \\[${firstId}\\]\\n$`),
+    );
     expect(sessionFiles()).toHaveLength(1);
     expect((await kodo(['--delete-session', '7'])).code).toBe(42);
   });
@@ -171,7 +175,16 @@ describe('recorded sessions', () => {
   });
 
   it('starts a session with a chosen id once; the same id again is an input error', async () => {
-    const run = await kodo(['--session-id', 'my-task_1', '-p', 'hi', '--fake-responses', textOnly, '-o', 'json']);
+    const run = await kodo([
+      '--session-id',
+      'my-task_1',
+      '-p',
+      'hi',
+      '--fake-responses',
+      textOnly,
+      '-o',
+      'json',
+    ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).session_id).toBe('my-task_1');
     expect(sessionFiles()[0]).toMatch(/-my-task_\.jsonl$/);

@@ -38,6 +38,8 @@ function startKodo(args: string[]): TmuxSession {
       KODO_HOME: home,
       TERM: 'xterm-256color',
       LANG: 'C.UTF-8',
+      // Folder trust is asked before the UI starts; these tests are about the UI.
+      KODO_TRUST_WORKSPACE: 'true',
     },
     columns: 100,
     rows: 30,

@@ -15,7 +15,12 @@ import { backoffDelayMs, sleep as defaultSleep, isRetryableError, type RetryPoli
 
 /** Receives one record per model request attempt (session stats). */
 export interface ApiCallObserver {
-  onApiResponse(info: { model: string; durationMs: number; usage: UsageMetadata | undefined; promptId?: string }): void;
+  onApiResponse(info: {
+    model: string;
+    durationMs: number;
+    usage: UsageMetadata | undefined;
+    promptId?: string;
+  }): void;
   onApiError(info: { model: string; durationMs: number; errorType: string; promptId?: string }): void;
 }
 

@@ -72,6 +72,14 @@ export type AgentEvent =
   | { type: 'chat_compressed'; status: CompressionStatus; originalTokens: number; newTokens: number }
   | { type: 'context_window_will_overflow'; estimatedTokens: number; remainingTokens: number }
   | { type: 'agent_execution_stopped'; reason: string }
+  /** A session budget ran out; the session stopped between steps (`message` says which and how far). */
+  | {
+      type: 'budget_exceeded';
+      budget: 'cost' | 'tokens' | 'tool_calls' | 'time';
+      limit: number;
+      used: number;
+      message: string;
+    }
   | { type: 'agent_execution_blocked'; reason: string };
 
 export type AgentEventType = AgentEvent['type'];

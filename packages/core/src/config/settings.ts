@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HooksConfigSettings, HooksSettings } from '../hooks/types';
+import type { McpGlobalSettings, McpServerSettings } from '../mcp/config';
 import { geminiHome, kodoHome } from './paths';
 
 /**
@@ -28,7 +29,13 @@ export interface Settings {
     folderTrust?: { enabled?: boolean; untrustedHeadless?: string };
   };
   output?: { format?: string };
-  telemetry?: { enabled?: boolean; target?: string; outfile?: string; otlpEndpoint?: string; logPrompts?: boolean };
+  telemetry?: {
+    enabled?: boolean;
+    target?: string;
+    outfile?: string;
+    otlpEndpoint?: string;
+    logPrompts?: boolean;
+  };
   context?: { fileName?: string | string[]; memoryBoundaryMarkers?: string[] };
   tools?: {
     truncateToolOutputThreshold?: number;
@@ -40,13 +47,31 @@ export interface Settings {
     core?: string[];
     /** Sandbox for shell commands: boolean, `bwrap`/`sandbox-exec`, or an object (safety/sandbox/config.ts). */
     sandbox?: unknown;
+    /** Ask the model once to repair a `replace` that matched nothing (default off). */
+    llmEditCorrection?: boolean;
+    /** Gemini CLI's inverse spelling of the same switch (default true = off). */
+    disableLLMCorrection?: boolean;
   };
+  /** Let web_fetch reach private, loopback and link-local addresses (default off). */
+  webFetch?: { allowPrivateAddresses?: boolean };
   /** Model provider profiles, used as `-m <name>:<model>` (see llm/providers/registry.ts). */
   providers?: Record<string, { type?: string; baseUrl?: string; apiKeyEnv?: string; models?: string[] }>;
   /** Hook definitions per event; the arrays of the user and project scopes are concatenated. */
   hooks?: HooksSettings;
   /** `disabled` is the union of the scopes' lists. */
   hooksConfig?: HooksConfigSettings;
+  /** MCP servers by name; a project entry replaces a user entry of the same name whole. */
+  mcpServers?: Record<string, McpServerSettings>;
+  /** `allowed` / `excluded` server names. */
+  mcp?: McpGlobalSettings;
+  /** Hard limits for a session (the `--max-*` flags win); see session/budgets.ts. */
+  budgets?: {
+    maxBudgetUsd?: number;
+    maxTokens?: number;
+    maxToolCalls?: number;
+    /** Seconds, or a duration such as `"90s"`, `"15m"`, `"2h"`. */
+    maxTime?: number | string;
+  };
 }
 
 /** One settings file that was read, with the scope it belongs to. */
@@ -136,9 +161,14 @@ function deepMerge(
   for (const [key, value] of Object.entries(override)) {
     const existing = out[key];
     const at = [...path, key];
-    if (isPlainObject(existing) && isPlainObject(value)) out[key] = deepMerge(existing, value, at);
-    else if (Array.isArray(existing) && Array.isArray(value)) out[key] = mergeArrays(at, existing, value);
-    else out[key] = value;
+    // `mcpServers` merges shallowly (reference §14.1): a server entry is replaced, never mixed.
+    if (isPlainObject(existing) && isPlainObject(value) && !(at.length === 2 && at[0] === 'mcpServers')) {
+      out[key] = deepMerge(existing, value, at);
+    } else if (Array.isArray(existing) && Array.isArray(value)) {
+      out[key] = mergeArrays(at, existing, value);
+    } else {
+      out[key] = value;
+    }
   }
   return out;
 }

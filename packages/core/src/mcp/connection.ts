@@ -411,10 +411,10 @@ export class McpServerConnection {
   }
 
   private onClosed(epoch: number): void {
-    if (epoch !== this.epoch) return;
+    // While connecting, the attempt in progress fails and reports it.
+    if (epoch !== this.epoch || this.state === 'connecting') return;
     this.epoch += 1;
     this.client = undefined;
-    if (this.state === 'connecting') return; // the connect attempt reports the failure
     this.state = 'disconnected';
     const tail = lastLine(this.stderrTail);
     this.error = tail ? `the server exited: ${tail}` : 'the connection closed';

@@ -164,11 +164,21 @@ export class CheckpointStore {
     return this.serial(async () => {
       const current = await this.snapshotLocked(`Before ${label}`);
       const before = this.record({ label: `Before ${label}` }, current);
-      const [fromTree, toTree] = (await git(this.repo, ['rev-parse', `${current}^{tree}`, `${commit}^{tree}`]))
+      const [fromTree, toTree] = (
+        await git(this.repo, ['rev-parse', `${current}^{tree}`, `${commit}^{tree}`])
+      )
         .trim()
         .split('\n');
       if (!fromTree || !toTree) throw new GitError(`Unknown snapshot ${commit}`);
-      const diff = await git(this.repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', fromTree, toTree]);
+      const diff = await git(this.repo, [
+        'diff-tree',
+        '-r',
+        '-z',
+        '--no-renames',
+        '--name-only',
+        fromTree,
+        toTree,
+      ]);
       const changed = diff.split('\0').filter((path) => path !== '');
       if (changed.length > 0) {
         // A two-tree merge from the snapshot just taken (the index matches the work tree) to the
@@ -237,7 +247,11 @@ export class CheckpointStore {
     if (newlyLarge) this.writeExcludes(excludePath, readText(excludePath), large);
     if (toStage.length === 0 && toUntrack.length === 0 && this.head) return this.head;
     if (toUntrack.length > 0) {
-      await git(this.repo, ['rm', '--cached', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'], nulList(toUntrack));
+      await git(
+        this.repo,
+        ['rm', '--cached', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        nulList(toUntrack),
+      );
     }
     if (toStage.length > 0) {
       const staged = await git(

@@ -132,7 +132,9 @@ export interface FolderTrustOptions {
 /** Decides whether a folder is trusted (reference §12.3). Throws TrustFileError for a bad file. */
 export function checkFolderTrust(options: FolderTrustOptions): FolderTrust {
   if (options.skipTrust) return { trusted: true, source: 'flag' };
-  const fromEnv = (options.env.KODO_TRUST_WORKSPACE ?? options.env.GEMINI_CLI_TRUST_WORKSPACE)?.trim().toLowerCase();
+  const fromEnv = (options.env.KODO_TRUST_WORKSPACE ?? options.env.GEMINI_CLI_TRUST_WORKSPACE)
+    ?.trim()
+    .toLowerCase();
   if (fromEnv === 'true' || fromEnv === '1') return { trusted: true, source: 'env' };
   if (fromEnv === 'false' || fromEnv === '0') return { trusted: false, source: 'env' };
   if (!options.enabled) return { trusted: true, source: 'disabled' };
@@ -146,7 +148,7 @@ export const UNTRUSTED_HEADLESS_MESSAGE =
   'kodo is not running in a trusted directory. To proceed, either use `--skip-trust`, set the ' +
   '`KODO_TRUST_WORKSPACE=true` environment variable, or trust this directory in interactive mode ' +
   '(or set `security.folderTrust.untrustedHeadless` to "restricted" in your user settings to run ' +
-  'without the folder\'s settings, hooks and auto-approval).';
+  "without the folder's settings, hooks and auto-approval).";
 
 /**
  * What a project `.env` may set in an untrusted folder (reference §12.3): the model keys and

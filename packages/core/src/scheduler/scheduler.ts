@@ -23,7 +23,7 @@ import {
 } from '../tools/tool';
 import { monotonicMs } from '../utils/clock';
 import { cancelledResponseParts, errorResponseParts, resultResponseParts } from './function-response';
-import type { ApprovalMode, PolicyChecker } from './policy/policy';
+import { type ApprovalMode, type PolicyChecker, policyToolInfo } from './policy/policy';
 
 export type ConfirmationOutcome =
   /** Run this call. */
@@ -80,7 +80,11 @@ export interface SchedulerOptions {
    * Runs after approval, just before a call executes (checkpoints snapshot the workspace here).
    * Must not throw; a throw is ignored and the call runs anyway.
    */
-  beforeExecute?: (call: ToolCallRequestInfo, invocation: ToolInvocation, signal: AbortSignal) => Promise<void>;
+  beforeExecute?: (
+    call: ToolCallRequestInfo,
+    invocation: ToolInvocation,
+    signal: AbortSignal,
+  ) => Promise<void>;
 }
 
 interface CallState {
@@ -165,7 +169,7 @@ export class Scheduler {
 
   private isHidden(spec: ToolSpec): boolean {
     const context = { mode: this.options.getApprovalMode(), interactive: this.options.confirm !== undefined };
-    return this.options.policy.isToolHidden?.({ name: spec.name, kind: spec.kind }, context) ?? false;
+    return this.options.policy.isToolHidden?.(policyToolInfo(spec), context) ?? false;
   }
 
   private isParallelSafe(request: ToolCallRequestInfo): boolean {
@@ -232,7 +236,7 @@ export class Scheduler {
       forceAsk = outcome.ask;
     }
     state.invocation = invocation;
-    const policyInput = { name: tool.name, kind: tool.kind, args: invocation.params };
+    const policyInput = { ...policyToolInfo(tool), args: invocation.params };
     const mode = this.options.getApprovalMode();
     const interactive = this.options.confirm !== undefined;
     const verdict = await this.options.policy.check(policyInput, { mode, interactive });

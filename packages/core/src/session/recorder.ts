@@ -236,7 +236,8 @@ export class SessionRecorder implements TurnRecorder {
     if (lines.length === 0) return;
     let prefix = '';
     if (!this.opened) {
-      mkdirSync(dirname(this.file), { recursive: true });
+      // Private to the user: a log holds the project's code and command output.
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       const metadata: SessionMetadata = {
         sessionId: this.sessionId,
         projectHash: projectHash(this.projectRoot),
@@ -251,7 +252,7 @@ export class SessionRecorder implements TurnRecorder {
       // A torn last line (the previous run died mid-write) stays a line of its own.
       prefix = '\n';
     }
-    appendFileSync(this.file, prefix + lines.join(''), 'utf8');
+    appendFileSync(this.file, prefix + lines.join(''), { encoding: 'utf8', mode: 0o600 });
   }
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Chat } from '../agent/chat';
 import { AgentClient } from '../agent/client';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent, ToolCallRequestInfo } from '../agent/events';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../agent/retry';
 import type { TurnOutcome } from '../agent/turn';
 import { ChatCompressor, type CompressionResult, DEFAULT_COMPRESSION } from '../context/compression';
@@ -20,8 +20,9 @@ import type { CheckpointStore } from '../safety/checkpoints';
 import { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
 import { LOOP_NUDGE, type LoopDetectionOptions } from '../safety/loop-detection';
 import type { CommandSandbox } from '../safety/sandbox/types';
+import { cancelledResponseParts } from '../scheduler/function-response';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
-import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
+import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
 import { type CompletedToolCall, type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
 import { fanOut, telemetryApiObserver } from '../telemetry/observer';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
@@ -31,6 +32,7 @@ import { BackgroundJobs } from '../tools/shell/background-jobs';
 import type { TodoItem, ToolContext, ToolModelClient } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
+import { type BudgetExceeded, type BudgetLimits, BudgetTracker } from './budgets';
 import type { TurnRecorder } from './recorder';
 import { SessionStats, type SessionStatsSnapshot } from './stats';
 
@@ -77,6 +79,8 @@ export interface SessionOptions {
   recorder?: TurnRecorder;
   /** Counters and todo list of a resumed session (its history comes in `history`). */
   restored?: { stats?: SessionStatsSnapshot; todos?: TodoItem[] };
+  /** Hard limits on cost, tokens, tool calls and time; checked between steps. */
+  budgets?: BudgetLimits;
 }
 
 export type SessionStatus =
@@ -88,7 +92,9 @@ export type SessionStatus =
   /** The model looped again after being nudged; the prompt was stopped. */
   | 'loop_detected'
   /** The request would not fit the remaining context window and was not sent. */
-  | 'context_overflow';
+  | 'context_overflow'
+  /** A budget (cost, tokens, tool calls, time) ran out; the session stopped between steps. */
+  | 'budget_exceeded';
 
 export interface SessionResult {
   status: SessionStatus;
@@ -105,6 +111,8 @@ export interface SessionResult {
 export class Session {
   readonly id: string;
   readonly stats = new SessionStats();
+  /** What the session spent (cost per model, tokens, tool calls, time) and its limits. */
+  readonly budget: BudgetTracker;
   readonly client: AgentClient;
   private readonly scheduler: Scheduler;
   private approvalMode: ApprovalMode;
@@ -132,6 +140,7 @@ export class Session {
     this.memory = options.memory;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.recorder = options.recorder;
+    this.budget = new BudgetTracker(options.budgets ?? {});
     if (options.restored?.stats) this.stats.restore(options.restored.stats);
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
@@ -144,10 +153,15 @@ export class Session {
       model: options.model,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
-      observer: fanOut(
-        this.hooks ? ignoreHookVerdicts(this.stats) : this.stats,
-        telemetryApiObserver(options.telemetry ?? NO_TELEMETRY),
-      ),
+      observer: (() => {
+        const observer = fanOut(
+          this.stats,
+          this.budget,
+          telemetryApiObserver(options.telemetry ?? NO_TELEMETRY),
+        );
+        // A hook's stop or block is not an API error: keep it out of stats, budgets and telemetry.
+        return this.hooks ? ignoreHookVerdicts(observer) : observer;
+      })(),
       ...(options.history ? { history: options.history } : {}),
     });
     const fixedInstruction = options.systemInstruction;
@@ -176,11 +190,7 @@ export class Session {
         options.tools
           .list()
           .filter(
-            (tool) =>
-              !policy.isToolHidden?.(
-                { name: tool.name, kind: tool.kind },
-                { mode: this.approvalMode, interactive },
-              ),
+            (tool) => !policy.isToolHidden?.(policyToolInfo(tool), { mode: this.approvalMode, interactive }),
           )
           .map((tool) => tool.declaration()),
       maxSessionTurns: options.maxSessionTurns ?? -1,
@@ -261,6 +271,16 @@ export class Session {
     await this.hooks.settle();
   }
 
+  /**
+   * Function responses that were never sent (the prompt stopped first) still join the history,
+   * so every call in it keeps its answer. A plain prompt that was not sent is dropped: it may be
+   * the very message that did not fit.
+   */
+  private keepUnsentToolResponses(parts: Part[]): void {
+    const responses = parts.filter((part) => part.functionResponse);
+    if (responses.length > 0) this.client.chat.addUserContent(responses);
+  }
+
   /** `/compress`: summarise the history now, whatever its size. */
   compress(signal: AbortSignal): Promise<CompressionResult> {
     this.promptCount += 1;
@@ -321,6 +341,7 @@ export class Session {
   /** Runs one user prompt to completion, streaming every event; never throws once started. */
   async *sendMessage(input: string | Part[], signal: AbortSignal): AsyncGenerator<AgentEvent, SessionResult> {
     this.promptCount += 1;
+    this.budget.start();
     const promptId = `${this.id}########${this.promptCount}`;
     let parts: Part[] = typeof input === 'string' ? [{ text: input }] : input;
     this.checkpoints?.promptStarted(promptId, parts.map((part) => part.text ?? '').join(''));
@@ -354,8 +375,17 @@ export class Session {
       if (roundTrips > this.maxTurnsPerPrompt) {
         // The per-prompt budget: an agent that is still calling tools after this many model
         // turns is more likely stuck than working.
+        this.keepUnsentToolResponses(parts);
         yield { type: 'max_session_turns', limit: this.maxTurnsPerPrompt };
         return { status: 'max_session_turns', text: '' };
+      }
+      const overBudget = this.budget.beforeRequest();
+      if (overBudget) {
+        // Stop before the request; what it would have sent stays in the history, recorded.
+        this.client.chat.addUserContent(parts);
+        this.recordBoundary(roundTrips === 1 ? { displayText: typed } : {});
+        yield budgetEvent(overBudget);
+        return { status: 'budget_exceeded', text: '' };
       }
       let lastError: SessionResult['error'];
       let haltedByHook = false;
@@ -398,6 +428,10 @@ export class Session {
         parts = [{ text: LOOP_NUDGE(turn.loopDetail ?? 'repeated output') }];
         continue;
       }
+      if (turn.outcome === 'max_session_turns' || turn.outcome === 'context_overflow') {
+        // The client stopped before sending: tool responses still answer their calls.
+        this.keepUnsentToolResponses(parts);
+      }
       if (turn.outcome !== 'completed') {
         return {
           status: statusOf(turn.outcome),
@@ -419,7 +453,13 @@ export class Session {
         parts = [{ text: after.prompt }];
         continue;
       }
+      const toolsOverBudget = this.budget.beforeTools(turn.pendingToolCalls.length);
+      if (toolsOverBudget) {
+        yield* this.refuseTools(turn.pendingToolCalls, toolsOverBudget);
+        return { status: 'budget_exceeded', text: turn.text };
+      }
       const completed = yield* this.runTools(turn.pendingToolCalls, signal);
+      this.budget.recordToolCalls(completed.length);
       parts = completed.flatMap((call) => call.response.responseParts);
       // Results that were shown are on disk before anything else happens.
       this.recordBoundary({ pending: parts, toolCalls: completed });
@@ -459,6 +499,30 @@ export class Session {
     yield { type: 'tool_call_request', call: request };
     const [completed] = yield* this.runTools([request], signal);
     return completed!;
+  }
+
+  /**
+   * A budget ran out before the model's calls could run: each is answered as cancelled (so the
+   * history stays valid for a later prompt or a resume), recorded, and the stop is announced.
+   */
+  private *refuseTools(calls: ToolCallRequestInfo[], exceeded: BudgetExceeded): Generator<AgentEvent, void> {
+    const reason = `${exceeded.message} The session was stopped before this call ran.`;
+    const refused: CompletedToolCall[] = calls.map((request) => ({
+      request,
+      response: {
+        callId: request.callId,
+        name: request.name,
+        status: 'cancelled',
+        responseParts: cancelledResponseParts(request, reason, { beforeExecution: true }),
+        resultDisplay: reason,
+        durationMs: 0,
+      },
+    }));
+    for (const call of refused) yield { type: 'tool_call_response', response: call.response };
+    const parts = refused.flatMap((call) => call.response.responseParts);
+    this.recordBoundary({ pending: parts, toolCalls: refused });
+    this.client.chat.addUserContent(parts);
+    yield budgetEvent(exceeded);
   }
 
   /** A turn boundary: the recorder makes everything so far durable (see SessionRecorder). */
@@ -533,6 +597,16 @@ const DEFAULT_MAX_TURNS_PER_PROMPT = 100;
 /** Context window of a model; unknown models get Gemini's 1M (the most common case for kodo). */
 function windowOf(model: string): number {
   return contextWindowOf(model) ?? 1_048_576;
+}
+
+function budgetEvent(exceeded: BudgetExceeded): AgentEvent {
+  return {
+    type: 'budget_exceeded',
+    budget: exceeded.budget,
+    limit: exceeded.limit,
+    used: exceeded.used,
+    message: exceeded.message,
+  };
 }
 
 function statusOf(outcome: Exclude<TurnOutcome, 'loop_nudge'>): SessionStatus {

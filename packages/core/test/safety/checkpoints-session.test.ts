@@ -28,7 +28,10 @@ function setup(script: GenerateResponse[][], options: { shell?: boolean; gitPath
     ...(options.gitPath !== undefined ? { path: options.gitPath } : {}),
   });
   const session = new Session({
-    generator: new FakeContentGenerator(script.map((chunks) => stream(...chunks)), { strict: true }),
+    generator: new FakeContentGenerator(
+      script.map((chunks) => stream(...chunks)),
+      { strict: true },
+    ),
     model: 'test-model',
     tools: new ToolRegistry([writeFileTool, shellTool]),
     toolContext: { ...ctx, workspace: new Workspace({ roots: [ws] }), env: process.env },
@@ -43,12 +46,18 @@ function setup(script: GenerateResponse[][], options: { shell?: boolean; gitPath
   return { session, ws, file, read, prompt, errors, store };
 }
 
-const write = (file_path: string, content: string) => calls({ name: 'write_file', args: { file_path, content } });
+const write = (file_path: string, content: string) =>
+  calls({ name: 'write_file', args: { file_path, content } });
 const sh = (command: string) => calls({ name: 'run_shell_command', args: { command } });
 
 /** Two prompts: the first writes a.txt, the second changes it from the shell and adds/removes files. */
 function twoPrompts() {
-  return [[write('a.txt', 'v1\n')], [text('Wrote a.txt.')], [sh('echo v2 > a.txt; echo new > b.txt; rm keep.txt')], [text('Done.')]];
+  return [
+    [write('a.txt', 'v1\n')],
+    [text('Wrote a.txt.')],
+    [sh('echo v2 > a.txt; echo new > b.txt; rm keep.txt')],
+    [text('Done.')],
+  ];
 }
 
 describe('Session checkpoints', () => {
@@ -59,7 +68,11 @@ describe('Session checkpoints', () => {
     await t.prompt('change things');
     const list = t.session.checkpoints!.list();
     expect(list.map((checkpoint) => checkpoint.toolCall?.name)).toEqual(['write_file', 'run_shell_command']);
-    expect(list[0]).toMatchObject({ promptId: `${t.session.id}########1`, historyLength: 1, sessionId: t.session.id });
+    expect(list[0]).toMatchObject({
+      promptId: `${t.session.id}########1`,
+      historyLength: 1,
+      sessionId: t.session.id,
+    });
     // Prompt 2 starts after prompt 1's four entries (user, model call, responses, model answer).
     expect(list[1]).toMatchObject({ promptId: `${t.session.id}########2`, historyLength: 5 });
     expect(t.errors).toEqual([]);
@@ -72,7 +85,10 @@ describe('Session checkpoints', () => {
     await t.prompt('change things');
     expect(existsSync(t.file('b.txt'))).toBe(true);
     const shellCheckpoint = t.session.checkpoints!.list()[1]!;
-    const result = await t.session.checkpoints!.restore(shellCheckpoint.id, { files: true, conversation: true });
+    const result = await t.session.checkpoints!.restore(shellCheckpoint.id, {
+      files: true,
+      conversation: true,
+    });
     expect(t.read('a.txt')).toBe('v1\n');
     expect(t.read('keep.txt')).toBe('keep\n');
     expect(existsSync(t.file('b.txt'))).toBe(false);
@@ -164,6 +180,8 @@ describe('Session checkpoints', () => {
     const t = setup([[write('a.txt', 'v1\n')], [text('ok')]], { gitPath: '/nonexistent' });
     await t.prompt('write');
     expect(t.read('a.txt')).toBe('v1\n');
-    expect(t.errors).toEqual([expect.stringMatching(/Checkpoint before write_file failed: .*git is not installed/)]);
+    expect(t.errors).toEqual([
+      expect.stringMatching(/Checkpoint before write_file failed: .*git is not installed/),
+    ]);
   });
 });

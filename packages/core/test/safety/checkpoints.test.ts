@@ -162,7 +162,10 @@ describe('CheckpointStore', () => {
       sessionId: 's',
       historyLength: 3,
     });
-    const second = await store.create({ label: 'Snapshot for run_shell_command', toolCall: { name: 'run_shell_command', args: { command: 'ls' }, callId: 'c2' } });
+    const second = await store.create({
+      label: 'Snapshot for run_shell_command',
+      toolCall: { name: 'run_shell_command', args: { command: 'ls' }, callId: 'c2' },
+    });
     expect(second.commit).toBe(first.commit);
     expect(first.id).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}_\d{3}Z-a\.txt-replace$/);
     expect(second.id).toMatch(/Z-run_shell_command(-2)?$/);
@@ -184,11 +187,17 @@ describe('CheckpointStore', () => {
   });
 
   it('places the history under ~/.kodo/history/<project id>', () => {
-    expect(checkpointHistoryDir('/home/u/.kodo', '/work/My App')).toMatch(/^\/home\/u\/\.kodo\/history\/my-app-[0-9a-f]{8}$/);
+    expect(checkpointHistoryDir('/home/u/.kodo', '/work/My App')).toMatch(
+      /^\/home\/u\/\.kodo\/history\/my-app-[0-9a-f]{8}$/,
+    );
   });
 
   it('fails with a clear error when git cannot run, without touching the workspace', async () => {
-    const broken = new CheckpointStore({ workspaceRoot: ws, historyDir: history, path: join(base, 'no-bin') });
+    const broken = new CheckpointStore({
+      workspaceRoot: ws,
+      historyDir: history,
+      path: join(base, 'no-bin'),
+    });
     write('a.txt', 'a\n');
     await expect(broken.create({ label: 'x' })).rejects.toThrow(/git is not installed/);
     expect(read('a.txt')).toBe('a\n');

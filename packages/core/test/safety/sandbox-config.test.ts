@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BwrapSandbox, bwrapArgs } from '../../src/safety/sandbox/bwrap';
+import { type BwrapSandbox, bwrapArgs } from '../../src/safety/sandbox/bwrap';
 import { resolveSandboxChoice, type SandboxChoice, SandboxError } from '../../src/safety/sandbox/config';
 import { createSandbox, findOnPath } from '../../src/safety/sandbox/create';
 import { policyMounts } from '../../src/safety/sandbox/mounts';
@@ -20,7 +20,10 @@ describe('resolveSandboxChoice', () => {
 
   it('takes the flag over the setting and the environment over both', () => {
     expect(linux({ flag: true, setting: false })).toMatchObject({ mode: 'required', source: 'flag' });
-    expect(linux({ flag: true, env: { KODO_SANDBOX: 'false' } })).toMatchObject({ mode: 'off', source: 'env' });
+    expect(linux({ flag: true, env: { KODO_SANDBOX: 'false' } })).toMatchObject({
+      mode: 'off',
+      source: 'env',
+    });
     expect(linux({ env: { GEMINI_SANDBOX: '1' }, setting: false })).toMatchObject({ mode: 'required' });
     expect(linux({ setting: false })).toMatchObject({ mode: 'off', source: 'settings' });
   });
@@ -33,7 +36,12 @@ describe('resolveSandboxChoice', () => {
 
   it('reads the object form: enabled, command, paths, network, hooks', () => {
     const choice = linux({
-      setting: { networkAccess: true, allowedPaths: ['~/.cache', 'out'], hooks: false, hiddenPaths: ['~/.aws'] },
+      setting: {
+        networkAccess: true,
+        allowedPaths: ['~/.cache', 'out'],
+        hooks: false,
+        hiddenPaths: ['~/.aws'],
+      },
     });
     expect(choice).toMatchObject({
       mode: 'auto',
@@ -45,7 +53,10 @@ describe('resolveSandboxChoice', () => {
     expect(linux({ setting: { enabled: false } }).mode).toBe('off');
     expect(linux({ setting: { enabled: true } }).mode).toBe('required');
     // The flag keeps the object's options.
-    expect(linux({ flag: true, setting: { networkAccess: true } })).toMatchObject({ mode: 'required', network: true });
+    expect(linux({ flag: true, setting: { networkAccess: true } })).toMatchObject({
+      mode: 'required',
+      network: true,
+    });
   });
 
   it('refuses container sandboxes and unknown values with a clear message', () => {
@@ -54,7 +65,10 @@ describe('resolveSandboxChoice', () => {
   });
 
   it('does not nest inside another sandbox', () => {
-    expect(linux({ flag: true, env: { SANDBOX: 'kodo-bwrap' } })).toMatchObject({ mode: 'off', source: 'nested' });
+    expect(linux({ flag: true, env: { SANDBOX: 'kodo-bwrap' } })).toMatchObject({
+      mode: 'off',
+      source: 'nested',
+    });
   });
 });
 
@@ -92,13 +106,23 @@ describe('policyMounts', () => {
   it('resolves symlinks, because the kernel mounts the real path', () => {
     const [real] = dirs('real');
     symlinkSync(real!, join(base, 'link'));
-    const mounts = policyMounts({ writablePaths: [join(base, 'link')], hiddenPaths: [], readOnlyPaths: [], network: true });
+    const mounts = policyMounts({
+      writablePaths: [join(base, 'link')],
+      hiddenPaths: [],
+      readOnlyPaths: [],
+      network: true,
+    });
     expect(mounts).toEqual([{ op: 'bind', path: real }]);
   });
 
   it('keeps a workspace inside a hidden path usable (bind after tmpfs at the same depth)', () => {
     const [home] = dirs('home');
-    const mounts = policyMounts({ writablePaths: [home!], hiddenPaths: [home!], readOnlyPaths: [], network: true });
+    const mounts = policyMounts({
+      writablePaths: [home!],
+      hiddenPaths: [home!],
+      readOnlyPaths: [],
+      network: true,
+    });
     expect(mounts.map((mount) => mount.op)).toEqual(['tmpfs', 'bind']);
   });
 });
@@ -150,7 +174,9 @@ describe('createSandbox', () => {
   });
 
   it('names the package to install when bwrap is missing and the sandbox was asked for', () => {
-    expect(() => createSandbox(choice('required'), setup(undefined))).toThrow(/install the `bubblewrap` package/i);
+    expect(() => createSandbox(choice('required'), setup(undefined))).toThrow(
+      /install the `bubblewrap` package/i,
+    );
   });
 
   it('quietly runs without a sandbox in automatic mode when bwrap is not installed', () => {
@@ -179,16 +205,35 @@ describe('createSandbox', () => {
       onUnavailable: (message: string) => told.push(message),
     }) as BwrapSandbox;
     const spec = { file: 'bash', args: ['-c', 'true'], cwd: base, env: { A: '1' } };
-    expect(await sandbox.prepare(spec)).toEqual({ ok: true, file: 'bash', args: spec.args, env: spec.env, sandboxed: false });
+    expect(await sandbox.prepare(spec)).toEqual({
+      ok: true,
+      file: 'bash',
+      args: spec.args,
+      env: spec.env,
+      sandboxed: false,
+    });
     await sandbox.prepare(spec);
     expect(told).toEqual(['no user namespaces']);
     expect(probes).toBe(1);
   });
 
   it('wraps the command and marks the environment when the sandbox works', async () => {
-    const sandbox = createSandbox(choice('required'), { ...setup('/opt/bwrap'), probe: async () => ({ ok: true }) });
-    const prepared = await sandbox!.prepare({ file: 'bash', args: ['-c', 'true'], cwd: base, env: { A: '1' } });
-    expect(prepared).toMatchObject({ ok: true, file: '/opt/bwrap', sandboxed: true, env: { A: '1', SANDBOX: 'kodo-bwrap' } });
+    const sandbox = createSandbox(choice('required'), {
+      ...setup('/opt/bwrap'),
+      probe: async () => ({ ok: true }),
+    });
+    const prepared = await sandbox!.prepare({
+      file: 'bash',
+      args: ['-c', 'true'],
+      cwd: base,
+      env: { A: '1' },
+    });
+    expect(prepared).toMatchObject({
+      ok: true,
+      file: '/opt/bwrap',
+      sandboxed: true,
+      env: { A: '1', SANDBOX: 'kodo-bwrap' },
+    });
     expect(sandbox!.describe()).toBe('bwrap (no network)');
   });
 
@@ -218,9 +263,9 @@ describe('seatbeltProfile', () => {
     expect(lines[index('(deny file-read* file-write*')]).toContain(`(subpath "${home}")`);
     expect(index('(allow file-read*')).toBeGreaterThan(index('(deny file-read* file-write*'));
     expect(lines.at(-1)).toBe('(deny network*)');
-    expect(seatbeltProfile({ writablePaths: [], hiddenPaths: [], readOnlyPaths: [], network: true })).not.toContain(
-      'network',
-    );
+    expect(
+      seatbeltProfile({ writablePaths: [], hiddenPaths: [], readOnlyPaths: [], network: true }),
+    ).not.toContain('network');
   });
 
   it('escapes quotes and backslashes in paths', () => {

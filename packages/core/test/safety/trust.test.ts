@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +30,8 @@ beforeEach(() => {
   kodoFile = join(base, 'kodo', 'trustedFolders.json');
   geminiFile = join(base, 'gemini', 'trustedFolders.json');
   store = new TrustStore({ path: kodoFile, readOnlyFiles: [geminiFile] });
-  for (const dir of ['projects/app/src', 'projects/other', 'work/repo']) mkdirSync(join(base, dir), { recursive: true });
+  for (const dir of ['projects/app/src', 'projects/other', 'work/repo'])
+    mkdirSync(join(base, dir), { recursive: true });
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -67,7 +77,10 @@ describe('TrustStore', () => {
   });
 
   it("reads Gemini CLI's rules too; kodo's win for the same folder", () => {
-    rules(geminiFile, `{\n  // written by Gemini CLI\n  "${at('work')}": "TRUST_FOLDER",\n  "${at('projects')}": "TRUST_FOLDER",\n}\n`);
+    rules(
+      geminiFile,
+      `{\n  // written by Gemini CLI\n  "${at('work')}": "TRUST_FOLDER",\n  "${at('projects')}": "TRUST_FOLDER",\n}\n`,
+    );
     rules(kodoFile, JSON.stringify({ [at('projects')]: 'DO_NOT_TRUST' }));
     expect(store.isTrusted(at('work/repo'))).toBe(true);
     expect(store.isTrusted(at('projects/app'))).toBe(false);
@@ -116,10 +129,16 @@ describe('checkFolderTrust', () => {
 
   it('puts --skip-trust first, then the environment, then the setting, then the rules', () => {
     store.trust(at('projects/app'), 'DO_NOT_TRUST');
-    expect(check({ KODO_TRUST_WORKSPACE: 'false' }, { skipTrust: true })).toEqual({ trusted: true, source: 'flag' });
+    expect(check({ KODO_TRUST_WORKSPACE: 'false' }, { skipTrust: true })).toEqual({
+      trusted: true,
+      source: 'flag',
+    });
     expect(check({ KODO_TRUST_WORKSPACE: 'true' })).toEqual({ trusted: true, source: 'env' });
     expect(check({ GEMINI_CLI_TRUST_WORKSPACE: 'true' })).toEqual({ trusted: true, source: 'env' });
-    expect(check({ KODO_TRUST_WORKSPACE: 'false' }, { enabled: false })).toEqual({ trusted: false, source: 'env' });
+    expect(check({ KODO_TRUST_WORKSPACE: 'false' }, { enabled: false })).toEqual({
+      trusted: false,
+      source: 'env',
+    });
     expect(check({}, { enabled: false })).toEqual({ trusted: true, source: 'disabled' });
   });
 });
@@ -130,13 +149,17 @@ describe('loadSettings in an untrusted folder', () => {
     rules(join(home, 'settings.json'), JSON.stringify({ model: { name: 'user-model' } }));
     rules(
       at('projects/app/.kodo/settings.json'),
-      JSON.stringify({ model: { name: 'project-model' }, hooks: { SessionStart: [] }, security: { folderTrust: { enabled: false } } }),
+      JSON.stringify({
+        model: { name: 'project-model' },
+        hooks: { SessionStart: [] },
+        security: { folderTrust: { enabled: false } },
+      }),
     );
     const env = { KODO_HOME: home, GEMINI_CLI_HOME: at('no-gemini') };
     const trusted = loadSettings({ cwd: at('projects/app'), env });
     expect(trusted.merged.model?.name).toBe('project-model');
     const untrusted = loadSettings({ cwd: at('projects/app'), env, skipProject: true });
     expect(untrusted.merged).toEqual({ model: { name: 'user-model' } });
-    expect(untrusted.scopes.map((scope) => scope.scope)).toEqual(['user']);
+    expect(untrusted.scopes?.map((scope) => scope.scope)).toEqual(['user']);
   });
 });

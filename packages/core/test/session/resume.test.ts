@@ -259,6 +259,33 @@ describe('resuming a recorded session', () => {
     expect((await loadSession(file)).maskedOutputs).toBe(0);
   });
 
+  it('restores counters and todos only when they have the shape the session keeps', async () => {
+    const file = writeLog([
+      user('u1', 'hello'),
+      {
+        $set: {
+          stats: { models: {}, tools: { totalCalls: 3 } },
+          todos: [{ description: 'x', status: 'weird' }],
+        },
+      },
+    ]);
+    const loaded = await loadSession(file);
+    expect(loaded.stats).toBeUndefined();
+    expect(loaded.todos).toBeUndefined();
+    expect(loaded.warnings).toEqual([
+      'The usage counters in session-2026-08-21T10-30-handmade.jsonl are unreadable; they start again from zero.',
+    ]);
+  });
+
+  it('reads lines longer than a read chunk and CRLF line ends', async () => {
+    const big = 'é'.repeat(1_500_000);
+    const file = writeLog([user('u1', big), gemini('g1', 'ok')]);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n/g, '\r\n'));
+    const loaded = await loadSession(file);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.history.map((content) => content.parts[0]!.text)).toEqual([big, 'ok']);
+  });
+
   it('rejects a file that is not a session log', async () => {
     mkdirSync(project.sessionsDir, { recursive: true });
     const file = join(project.sessionsDir, 'other.jsonl');

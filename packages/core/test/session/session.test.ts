@@ -262,6 +262,10 @@ describe('Session', () => {
     expect(result.status).toBe('max_session_turns');
     expect(ofType(events, 'max_session_turns')).toEqual([{ type: 'max_session_turns', limit: 3 }]);
     expect(generator.unconsumed).toBe(0);
+    // The last batch's responses were never sent but still answer their calls.
+    const history = session.history();
+    expect(history.at(-1)?.parts[0]?.functionResponse?.name).toBe('echo');
+    expect(history.map((content) => content.role)).toEqual(['user', 'model', 'user', 'model', 'user', 'model', 'user']);
   });
 
   it('stops at maxSessionTurns', async () => {

@@ -1,8 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerateResponse } from '../../src/llm/types';
+import { projectHash } from '../../src/session/project-hash';
 import { SessionRecorder } from '../../src/session/recorder';
 import { formatSessionList } from '../../src/session/session-files';
 import type { SessionStatsSnapshot } from '../../src/session/stats';
@@ -36,6 +45,7 @@ describe('SessionRecorder', () => {
     await drain(session.sendMessage('do it', abort()));
 
     expect(readdirSync(project.sessionsDir)).toEqual(['session-2026-08-21T10-30-sess-1.jsonl']);
+    expect(statSync(recorder.file).mode & 0o777).toBe(0o600);
     const lines = readLog(recorder.file);
     expect(lines[0]).toMatchObject({
       sessionId: 'sess-1',
@@ -230,6 +240,22 @@ describe('SessionStore', () => {
     writeFileSync(join(project.sessionsDir, 'session-2026-08-22T00-00-garbage.jsonl'), 'not json\n');
     writeFileSync(join(project.sessionsDir, 'notes.txt'), 'hello');
     expect(store.list()).toHaveLength(2);
+  });
+});
+
+describe('projectHash', () => {
+  it('is the SHA-256 hex of the path (one block, several blocks, non-ASCII)', () => {
+    for (const path of [
+      '',
+      '/a',
+      '/tmp/project',
+      `/home/${'deep/'.repeat(40)}x`,
+      '/プロジェクト/ü',
+      'x'.repeat(55),
+      'y'.repeat(64),
+    ]) {
+      expect(projectHash(path)).toBe(createHash('sha256').update(path).digest('hex'));
+    }
   });
 });
 

@@ -5,16 +5,7 @@
 // Tools: echo, crash (exits while the call runs), slow (progress notifications), fail
 // (isError), picture (an image), add_tool (registers a tool and sends list_changed), and
 // odd.schema (a name and schema providers reject as they are). One resource, one prompt.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { createInterface } from 'node:readline';
 
 const option = (name) => {
   const prefix = `--${name}=`;
@@ -75,41 +66,49 @@ const tools = [
   },
 ];
 
-const server = new Server(
-  { name: 'tiny', version: '1.0.0' },
+// Plain JSON-RPC over stdio, one message per line: no SDK to load, so the server starts in a
+// few milliseconds and tests stay fast.
+const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+const notify = (method, params) => send({ method, ...(params ? { params } : {}) });
+
+const resources = [
+  { uri: 'tiny://notes/hello', name: 'hello', mimeType: 'text/plain', description: 'A greeting.' },
+];
+const prompts = [
   {
-    capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
-    instructions: 'The tiny test server.',
+    name: 'greet',
+    description: 'Greets someone.',
+    arguments: [
+      { name: 'name', description: 'Who to greet', required: true },
+      { name: 'tone', description: 'How' },
+    ],
   },
-);
+];
 
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
 
-server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-  const args = request.params.arguments ?? {};
-  switch (request.params.name) {
+async function callTool(params) {
+  const args = params.arguments ?? {};
+  switch (params.name) {
     case 'echo':
-      return { content: [{ type: 'text', text: `echo: ${args.text}` }] };
+      return text(`echo: ${args.text}`);
     case 'crash':
       process.stderr.write('tiny server: crashing on purpose\n');
       setTimeout(() => process.exit(3), 10);
       return new Promise(() => undefined);
     case 'slow': {
       const ms = typeof args.ms === 'number' ? args.ms : 100;
-      const token = request.params._meta?.progressToken;
+      const token = params._meta?.progressToken;
       for (let step = 1; step <= 2; step += 1) {
         await new Promise((resolve) => setTimeout(resolve, ms / 2));
         if (token !== undefined) {
-          await extra.sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: 2, message: `step ${step}` },
-          });
+          notify('notifications/progress', { progressToken: token, progress: step, total: 2, message: `step ${step}` });
         }
       }
-      return { content: [{ type: 'text', text: `waited ${ms} ms` }] };
+      return text(`waited ${ms} ms`);
     }
     case 'fail':
-      return { content: [{ type: 'text', text: 'it went wrong' }], isError: true };
+      return { ...text('it went wrong'), isError: true };
     case 'picture':
       return {
         content: [
@@ -119,53 +118,64 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       };
     case 'add_tool':
       tools.push({ name: String(args.name), description: 'Added at run time.', inputSchema: { type: 'object' } });
-      await server.sendToolListChanged();
-      return { content: [{ type: 'text', text: `added ${args.name}` }] };
+      notify('notifications/tools/list_changed');
+      return text(`added ${args.name}`);
     case 'odd.schema':
-      return { content: [{ type: 'text', text: `target ${args.target}` }] };
+      return text(`target ${args.target}`);
     default:
-      return { content: [{ type: 'text', text: `ran ${request.params.name}` }] };
+      return text(`ran ${params.name}`);
   }
-});
+}
 
-server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-  resources: [{ uri: 'tiny://notes/hello', name: 'hello', mimeType: 'text/plain', description: 'A greeting.' }],
-}));
+async function handle(method, params) {
+  switch (method) {
+    case 'initialize':
+      return {
+        protocolVersion: params.protocolVersion,
+        capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+        serverInfo: { name: 'tiny', version: '1.0.0' },
+        instructions: 'The tiny test server.',
+      };
+    case 'ping':
+      return {};
+    case 'tools/list':
+      return { tools };
+    case 'tools/call':
+      return callTool(params);
+    case 'resources/list':
+      return { resources };
+    case 'resources/read':
+      if (params.uri !== 'tiny://notes/hello') throw new Error(`unknown resource ${params.uri}`);
+      return { contents: [{ uri: params.uri, mimeType: 'text/plain', text: 'Hello from a resource.' }] };
+    case 'prompts/list':
+      return { prompts };
+    case 'prompts/get': {
+      const args = params.arguments ?? {};
+      const body = `Say hello to ${args.name} in a ${args.tone ?? 'plain'} tone.`;
+      return { messages: [{ role: 'user', content: { type: 'text', text: body } }] };
+    }
+    default: {
+      const error = new Error(`Method not found: ${method}`);
+      error.code = -32601;
+      throw error;
+    }
+  }
+}
 
-server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-  if (request.params.uri !== 'tiny://notes/hello') throw new Error(`unknown resource ${request.params.uri}`);
-  return { contents: [{ uri: request.params.uri, mimeType: 'text/plain', text: 'Hello from a resource.' }] };
-});
-
-server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-  prompts: [
-    {
-      name: 'greet',
-      description: 'Greets someone.',
-      arguments: [
-        { name: 'name', description: 'Who to greet', required: true },
-        { name: 'tone', description: 'How' },
-      ],
-    },
-  ],
-}));
-
-server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-  const args = request.params.arguments ?? {};
-  return {
-    messages: [
-      {
-        role: 'user',
-        content: { type: 'text', text: `Say hello to ${args.name} in a ${args.tone ?? 'plain'} tone.` },
-      },
-    ],
-  };
-});
+function serve() {
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    if (line.trim() === '') return;
+    const message = JSON.parse(line);
+    // Notifications (initialized, cancelled) need no answer.
+    if (message.id === undefined) return;
+    handle(message.method, message.params ?? {}).then(
+      (result) => send({ id: message.id, result }),
+      (error) => send({ id: message.id, error: { code: error.code ?? -32603, message: error.message } }),
+    );
+  });
+  lines.on('close', () => process.exit(0));
+}
 
 const delay = Number(option('start-delay') ?? 0);
-setTimeout(() => {
-  server.connect(new StdioServerTransport()).catch((error) => {
-    process.stderr.write(`tiny server: ${error.message}\n`);
-    process.exit(1);
-  });
-}, delay);
+setTimeout(serve, delay);

@@ -86,7 +86,11 @@ export function runGit(repo: ShadowGit, args: string[], input?: string): Promise
 export async function git(repo: ShadowGit, args: string[], input?: string): Promise<string> {
   let result = await runGit(repo, args, input);
   // Another kodo in the same project holds the index for a moment: wait for it.
-  for (let retry = 1; retry <= LOCK_RETRIES && result.code !== 0 && result.stderr.includes('.lock'); retry += 1) {
+  for (
+    let retry = 1;
+    retry <= LOCK_RETRIES && result.code !== 0 && result.stderr.includes('.lock');
+    retry += 1
+  ) {
     await sleep(LOCK_RETRY_MS * retry);
     result = await runGit(repo, args, input);
   }

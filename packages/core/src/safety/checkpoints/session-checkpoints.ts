@@ -155,7 +155,9 @@ export class SessionCheckpoints {
     }
     if (what.conversation) {
       if (checkpoint.historyLength === undefined) {
-        result.notes.push('This checkpoint has no conversation position; the conversation was left as it is.');
+        result.notes.push(
+          'This checkpoint has no conversation position; the conversation was left as it is.',
+        );
       } else if (this.truncate(checkpoint.historyLength, undefined, checkpoint.historyFingerprint)) {
         result.conversationRestored = true;
       } else {
@@ -172,7 +174,8 @@ export class SessionCheckpoints {
    * oldest of them started; `conversation` drops them from the history; `both` does both.
    */
   async rewind(count: number, mode: RewindMode): Promise<RewindResult> {
-    if (!Number.isInteger(count) || count < 1) throw new Error('Rewind needs a number of prompts of at least 1.');
+    if (!Number.isInteger(count) || count < 1)
+      throw new Error('Rewind needs a number of prompts of at least 1.');
     if (count > this.marks.length) {
       throw new Error(`Only ${this.marks.length} prompt(s) of this session can be rewound.`);
     }
@@ -186,10 +189,15 @@ export class SessionCheckpoints {
     if (mode === 'code' || mode === 'both') {
       const commit = (await mark.snapshot) ?? this.firstCheckpointFrom(targetIndex)?.commit;
       if (commit) {
-        const restored = await this.options.store.restoreFiles(commit, `Rewind to before prompt ${mark.index}`);
+        const restored = await this.options.store.restoreFiles(
+          commit,
+          `Rewind to before prompt ${mark.index}`,
+        );
         result.filesChanged = restored.changed;
       } else {
-        result.notes.push('There is no snapshot of the files from before that prompt; they were left as they are.');
+        result.notes.push(
+          'There is no snapshot of the files from before that prompt; they were left as they are.',
+        );
       }
     }
     if (mode === 'conversation' || mode === 'both') {
@@ -206,7 +214,8 @@ export class SessionCheckpoints {
   private firstCheckpointFrom(markIndex: number): CheckpointInfo | undefined {
     const promptIds = new Set(this.marks.slice(markIndex).map((mark) => mark.promptId));
     return this.list().find(
-      (checkpoint) => checkpoint.sessionId === this.options.sessionId && promptIds.has(checkpoint.promptId ?? ''),
+      (checkpoint) =>
+        checkpoint.sessionId === this.options.sessionId && promptIds.has(checkpoint.promptId ?? ''),
     );
   }
 

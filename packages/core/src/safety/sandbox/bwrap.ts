@@ -146,7 +146,7 @@ function unavailableMessage(detail: string): string {
   return (
     `The bubblewrap sandbox cannot start on this machine: ${detail}. bwrap needs unprivileged user ` +
     'namespaces (check `sysctl kernel.unprivileged_userns_clone`, AppArmor ' +
-    '`kernel.apparmor_restrict_unprivileged_userns`, or the container\'s seccomp profile), or turn the ' +
+    "`kernel.apparmor_restrict_unprivileged_userns`, or the container's seccomp profile), or turn the " +
     'sandbox off (setting `tools.sandbox: false`).'
   );
 }

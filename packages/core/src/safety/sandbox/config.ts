@@ -121,7 +121,9 @@ function platformSandbox(platform: NodeJS.Platform): SandboxKind | undefined {
 function settingOptions(setting: unknown): SandboxSettings {
   if (!isRecord(setting)) return {};
   const strings = (value: unknown) =>
-    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item !== '') : undefined;
+    Array.isArray(value)
+      ? value.filter((item): item is string => typeof item === 'string' && item !== '')
+      : undefined;
   const out: SandboxSettings = {};
   const allowedPaths = strings(setting.allowedPaths);
   if (allowedPaths) out.allowedPaths = allowedPaths;

@@ -36,7 +36,8 @@ export function createSandbox(choice: SandboxChoice, setup: SandboxSetup): Comma
   const find = setup.findBinary ?? ((name: string) => findOnPath(name, setup.env));
   if (choice.command === 'sandbox-exec') {
     const binary = find('sandbox-exec');
-    if (!binary) throw new SandboxError('sandbox-exec was not found; it ships with macOS (/usr/bin/sandbox-exec).');
+    if (!binary)
+      throw new SandboxError('sandbox-exec was not found; it ships with macOS (/usr/bin/sandbox-exec).');
     return new SeatbeltSandbox({ binary, policy });
   }
   const binary = find('bwrap');

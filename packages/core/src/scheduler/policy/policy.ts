@@ -15,6 +15,24 @@ export interface PolicyToolInfo {
   annotations?: Record<string, unknown>;
 }
 
+/**
+ * The policy facts of a registered tool: its name and kind, and for MCP tools the server they
+ * come from and their annotations (tools that carry them expose `serverName` and `annotations`).
+ */
+export function policyToolInfo(tool: {
+  name: string;
+  kind: ToolKind;
+  serverName?: string;
+  annotations?: Readonly<Record<string, unknown>>;
+}): PolicyToolInfo {
+  return {
+    name: tool.name,
+    kind: tool.kind,
+    ...(tool.serverName ? { serverName: tool.serverName } : {}),
+    ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
+  };
+}
+
 export interface PolicyCheckInput extends PolicyToolInfo {
   args: Record<string, unknown>;
 }

@@ -24,6 +24,8 @@ export interface PolicySetup {
   plansDir?: string;
   /** Policy file errors and warnings, one line each (the CLI prints them on stderr). */
   onFeedback?: (message: string) => void;
+  /** Read `<project>/.kodo/policies` (default true; false in folders that are not trusted). */
+  includeWorkspacePolicies?: boolean;
 }
 
 /** `~/.kodo/policies`: the user tier, and where "allow always and save" writes. */
@@ -49,7 +51,9 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
         explicit: false,
       }));
   const sources: { tier: PolicyTier; path: string; explicit: boolean }[] = [
-    { tier: 'workspace', path: join(setup.cwd, '.kodo', 'policies'), explicit: false },
+    ...(setup.includeWorkspacePolicies === false
+      ? []
+      : [{ tier: 'workspace' as const, path: join(setup.cwd, '.kodo', 'policies'), explicit: false }]),
     ...userSources.map((source) => ({ tier: 'user' as const, ...source })),
     ...(setup.adminPolicyPaths ?? []).map((path) => ({
       tier: 'admin' as const,

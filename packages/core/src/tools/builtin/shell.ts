@@ -122,7 +122,8 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
   const prepared = await sandboxed(ctx, { command: params.command, cwd, env: shellEnv(ctx.env) });
   if (!prepared.ok) return failure('shell_execute_error', prepared.message);
   const { env, launch } = prepared;
-  if (params.is_background) return backgroundExecute(params, ctx, { cwd, env, launch, signal: options.signal });
+  if (params.is_background)
+    return backgroundExecute(params, ctx, { cwd, env, launch, signal: options.signal });
 
   const limit = outputLimit(ctx);
   const collector = new OutputCollector({

@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { glob } from 'tinyglobby';
 import { classifyFile, isSearchableText } from '../file-kind';
-import { decodeText, readFileHead, splitLines } from '../file-text';
+import { decodeText, splitLines } from '../file-text';
 import { DEPENDENCY_DIR_NAMES, IgnoreFilter, VCS_DIR_NAMES } from '../ignore-filter';
 import { isInside } from '../workspace';
 import {
@@ -19,10 +19,14 @@ import {
 /** Files up to this size are read whole (fast); bigger ones are streamed line by line. */
 const WHOLE_FILE_LIMIT = 1024 * 1024;
 
+/** Files read at once: enough to hide file-system latency, few enough to bound memory. */
+const READ_AHEAD = 16;
+
 /**
  * Pure-JavaScript search, the last resort: lists files with tinyglobby, drops ignored and binary
- * ones, and scans them one at a time in path order, so memory stays bounded by the largest small
- * file and the match cap.
+ * ones, and scans them in path order. A window of files is read ahead in parallel (one at a time,
+ * a 50,000-file tree took seconds of pure syscall latency); memory stays bounded by that window
+ * of files up to 1 MB (bigger ones are streamed) and the match cap.
  */
 export class JsGrepBackend implements GrepBackend {
   readonly name = 'javascript';
@@ -34,9 +38,13 @@ export class JsGrepBackend implements GrepBackend {
     const files = await listFiles(query);
     // tinyglobby returns what it has when aborted rather than throwing.
     query.signal.throwIfAborted();
-    for (const file of files) {
+    for (let i = 0; i < files.length; i += READ_AHEAD) {
       query.signal.throwIfAborted();
-      if ((await searchFile(file, regex, sink)) === 'done') break;
+      const batch = files.slice(i, i + READ_AHEAD);
+      const contents = await Promise.all(batch.map(loadFile));
+      for (let j = 0; j < batch.length; j++) {
+        if ((await searchFile(batch[j]!, contents[j]!, regex, sink)) === 'done') return sink.matches;
+      }
     }
     return sink.matches;
   }
@@ -79,17 +87,38 @@ function includeGlob(include: string | undefined): string {
 
 type FileOutcome = 'more' | 'done';
 
-async function searchFile(path: string, regex: RegExp, sink: MatchSink): Promise<FileOutcome> {
-  let text: string | undefined;
+/** A small text file's text, `stream` for a big text file, `skip` for binary or unreadable. */
+type Loaded = { text: string } | 'stream' | 'skip';
+
+async function loadFile(path: string): Promise<Loaded> {
+  let handle: FileHandle | undefined;
   try {
-    const info = await stat(path);
-    if (!isSearchableText(classifyFile(path, await readFileHead(path)).kind)) return 'more';
-    if (info.size <= WHOLE_FILE_LIMIT) text = decodeText(await readFile(path)).text;
+    handle = await open(path, 'r');
+    const { size } = await handle.stat();
+    if (size > WHOLE_FILE_LIMIT) {
+      const head = Buffer.alloc(4096);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return isSearchableText(classifyFile(path, head.subarray(0, bytesRead)).kind) ? 'stream' : 'skip';
+    }
+    const bytes = await handle.readFile();
+    if (!isSearchableText(classifyFile(path, bytes.subarray(0, 4096)).kind)) return 'skip';
+    return { text: decodeText(bytes).text };
   } catch {
-    return 'more'; // Unreadable or vanished since listing: not a match, not an error.
+    return 'skip'; // Unreadable or vanished since listing: not a match, not an error.
+  } finally {
+    await handle?.close();
   }
-  if (text === undefined) return streamLines(path, regex, sink);
-  const lines = splitLines(text);
+}
+
+async function searchFile(
+  path: string,
+  loaded: Loaded,
+  regex: RegExp,
+  sink: MatchSink,
+): Promise<FileOutcome> {
+  if (loaded === 'skip') return 'more';
+  if (loaded === 'stream') return streamLines(path, regex, sink);
+  const lines = splitLines(loaded.text);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (!regex.test(line)) continue;

@@ -81,6 +81,15 @@ describe('token strategy', () => {
     );
   });
 
+  it('leaves old_strings with blank edge lines to other strategies', () => {
+    // A slip removed the brace: the blank line must not be dropped while new_string keeps the brace.
+    const content = '  }\n\n  upsert(item) {\n';
+    expect(
+      tokenRegexStrategy(request(content, '  \n\n  upsert( item ) {', '  }\n\n  save(item) {')),
+    ).toBeUndefined();
+    expect(tokenRegexStrategy(request(content, 'upsert( item ) {\n\n', 'x'))).toBeUndefined();
+  });
+
   it('only matches at a line start, counts all matches and treats $ in new_string literally', () => {
     expect(tokenRegexStrategy(request('x = call(a)\n', 'call( a )', 'y'))).toBeUndefined();
     const twice = 'f( 1 )\nf(1)\n';
@@ -179,6 +188,7 @@ describe('plausible slip', () => {
     expect(isPlausibleSlip('return itemid', 'return item.id')).toBe(true);
     expect(isPlausibleSlip('fetch(autheaders)', 'fetch(authHeaders)')).toBe(true);
     expect(isPlausibleSlip('"SELnCT id FROM t"', '"SELECT id FROM t"')).toBe(true);
+    expect(isPlausibleSlip('new IllegalrgumentException()', 'new IllegalArgumentException()')).toBe(true);
     expect(isPlausibleSlip('var req CreateSessionRequest', 'var req CreateProjectRequest')).toBe(false);
     // Escaping is not a slip.
     expect(isPlausibleSlip('print(\\"hello world\\")', 'print("hello world")')).toBe(false);

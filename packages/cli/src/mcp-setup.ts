@@ -1,0 +1,77 @@
+import {
+  hasMcpServers,
+  loadMcpModule,
+  type McpManager,
+  type PolicyRule,
+  type Session,
+  type Settings,
+  sanitizeEnv,
+  type ToolRegistry,
+} from '@kodo/core/engine';
+import { KODO_VERSION } from './version';
+
+export interface McpSetup {
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Untrusted folders start no stdio server (reference §13.1): a project could name any command. */
+  trusted: boolean;
+  tools: ToolRegistry;
+  policy: { addRules(rules: PolicyRule[]): void };
+  session: Session;
+  /**
+   * `wait`: return once every server is connected or has failed (each within its timeout), so
+   * the first request declares every tool (headless). `background`: return at once (the UI).
+   */
+  discovery: 'wait' | 'background';
+  /** Servers that could not be used, failed or went away; absent = nobody is told (the UI subscribes). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Starts the configured MCP servers; undefined (and nothing loaded) when settings name none.
+ * Their tools join `tools` as the servers answer; the policy gets the rules `trust`,
+ * `mcp.allowed` and `mcp.excluded` imply.
+ */
+export async function startMcpServers(setup: McpSetup): Promise<McpManager | undefined> {
+  const configured = setup.settings.mcpServers;
+  if (!hasMcpServers(configured)) return undefined;
+  const servers: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(configured ?? {})) {
+    if (!setup.trusted && typeof (entry as { command?: unknown })?.command === 'string') {
+      setup.onWarning?.(
+        `MCP server '${name}' was not started: stdio servers do not run in an untrusted folder.`,
+      );
+      continue;
+    }
+    servers[name] = entry;
+  }
+  const mcp = await loadMcpModule();
+  const { manager, problems } = mcp.startMcp({
+    servers,
+    mcp: setup.settings.mcp,
+    env: setup.env,
+    baseEnv: sanitizeEnv(setup.env),
+    cwd: setup.cwd,
+    registry: setup.tools,
+    policy: setup.policy,
+    clientInfo: { name: 'kodo', version: KODO_VERSION },
+    // The model may change during the session (fallback, /model): read it at each request.
+    schemaTarget: () => mcp.schemaTargetForModel(setup.session.model),
+  });
+  const warn = setup.onWarning;
+  if (warn) {
+    for (const problem of problems) warn(problem);
+    manager.subscribe((event) => {
+      if (event.type !== 'server_state') return;
+      if (event.state === 'failed') warn(`MCP server '${event.server}' failed to connect: ${event.error}`);
+      if (event.state === 'disconnected' && event.previous === 'connected') {
+        warn(
+          `MCP server '${event.server}' disconnected (${event.error}). Its tools answer with an error until /mcp refresh reconnects it.`,
+        );
+      }
+    });
+  }
+  if (setup.discovery === 'wait') await manager.waitForDiscovery();
+  return manager;
+}

@@ -1,0 +1,96 @@
+import { tmpdir } from 'node:os';
+import {
+  CheckpointStore,
+  type CommandSandbox,
+  checkpointHistoryDir,
+  createSandbox,
+  geminiHome,
+  kodoHome,
+  projectTempDir,
+  resolveSandboxChoice,
+  SandboxError,
+  type Settings,
+} from '@kodo/core/engine';
+import type { CliArgs } from './args';
+import { ExitCode, FatalError } from './exit-codes';
+
+/**
+ * The session's sandbox and checkpoints from flags, environment and settings. Kept apart from the
+ * session factory so each stays one purpose; the factory passes the results to the Session.
+ */
+
+export interface SafetyOptions {
+  sandbox?: CommandSandbox;
+  checkpointing?: { store: CheckpointStore; shell: boolean; onError: (message: string) => void };
+}
+
+export interface SafetySetup {
+  args: Pick<CliArgs, 'sandbox'>;
+  settings: Settings;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Warnings (default: stderr `[WARNING] …`). */
+  onWarning?: (message: string) => void;
+}
+
+export async function safetyOptions(setup: SafetySetup): Promise<SafetyOptions> {
+  const warn = setup.onWarning ?? ((message: string) => process.stderr.write(`[WARNING] ${message}\n`));
+  const sandbox = await sandboxFor(setup, warn);
+  const checkpointing = checkpointingFor(setup, warn);
+  return { ...(sandbox ? { sandbox } : {}), ...(checkpointing ? { checkpointing } : {}) };
+}
+
+/**
+ * The sandbox for shell commands. A sandbox asked for (`-s`, `KODO_SANDBOX`, `tools.sandbox`) that
+ * cannot be used stops kodo with exit 44 before anything runs; the automatic one (Linux default)
+ * is tried at the first command and, if bwrap cannot start here, commands run unconfined after
+ * one warning.
+ */
+async function sandboxFor(
+  setup: SafetySetup,
+  warn: (message: string) => void,
+): Promise<CommandSandbox | undefined> {
+  const { env, cwd } = setup;
+  try {
+    const choice = resolveSandboxChoice({
+      flag: setup.args.sandbox === true,
+      env,
+      setting: setup.settings.tools?.sandbox,
+      platform: process.platform,
+    });
+    const sandbox = createSandbox(choice, {
+      roots: [cwd],
+      tempDir: tmpdir(),
+      hiddenHomes: [kodoHome(env), geminiHome(env)],
+      projectTempDir: projectTempDir(cwd, env),
+      env,
+      onUnavailable: (message) => warn(`${message} Shell commands run without a sandbox.`),
+    });
+    if (sandbox && choice.mode === 'required') {
+      const status = await sandbox.status();
+      if (!status.ok) throw new SandboxError(status.message);
+    }
+    return sandbox;
+  } catch (error) {
+    if (error instanceof SandboxError) throw new FatalError(error.message, ExitCode.sandbox, 'SandboxError');
+    throw error;
+  }
+}
+
+function checkpointingFor(
+  setup: SafetySetup,
+  warn: (message: string) => void,
+): SafetyOptions['checkpointing'] {
+  const config = setup.settings.general?.checkpointing;
+  if (config?.enabled !== true) return undefined;
+  const { env, cwd } = setup;
+  return {
+    store: new CheckpointStore({
+      workspaceRoot: cwd,
+      historyDir: checkpointHistoryDir(kodoHome(env), cwd),
+      ...(env.PATH !== undefined ? { path: env.PATH } : {}),
+    }),
+    shell: config.shell === true,
+    onError: warn,
+  };
+}
