@@ -1,7 +1,8 @@
 // Checkpoint cost on a workspace of 10,000 source files (plus 5,000 ignored ones in node_modules
 // and a build dir): the first snapshot, then checkpoints with nothing, one file or a dozen files
 // changed (the budget: ≤ 300 ms each after the first), and a restore.
-// Usage: node bench/run.mjs checkpoint   (BENCH_RUNS=n to change the repetitions, default 10)
+// Usage: node bench/run.mjs checkpoint   (BENCH_RUNS=n to change the repetitions, default 10);
+// BENCH_VERBOSE=1 prints every sample.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,7 @@ try {
       );
     }
     const worst = Math.max(...samples);
+    if (process.env.BENCH_VERBOSE) console.log(c.label, samples.map((x) => fmt(x)).join(' '));
     rows.push([
       `checkpoint: ${c.label}`,
       fmt(median(samples)),

@@ -29,6 +29,8 @@ interface Terminal {
   close(): Promise<void>;
 }
 
+let lastOutput = () => '';
+
 function openTerminal(command: string, env: Record<string, string>): Terminal {
   const child = spawn('script', ['-qfec', `stty cols 100 rows 30; exec ${command}`, '/dev/null'], {
     env,
@@ -47,6 +49,7 @@ function openTerminal(command: string, env: Record<string, string>): Terminal {
       }
     }
   });
+  lastOutput = () => output;
   return {
     child,
     output: () => output,
@@ -201,9 +204,9 @@ try {
   );
 } catch (error) {
   console.error(mock.requests.map((r) => ({ outcome: r.outcome, error: r.error, chunks: r.chunkSentAt.length })));
-  const output = String((error as Error).message);
+  const output = lastOutput();
   const retry = output.indexOf('Retrying');
-  console.error(retry >= 0 ? output.slice(Math.max(0, retry - 400), retry + 100) : output.slice(0, 300));
+  console.error(JSON.stringify(retry >= 0 ? output.slice(Math.max(0, retry - 3000), retry - 300) : output.slice(0, 300)));
   process.exitCode = 1;
 } finally {
   await mock.close();

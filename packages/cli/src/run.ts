@@ -32,6 +32,16 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     const { runDemo } = await import('./demo/run-demo');
     return runDemo({ stdout: process.stdout, stderr: process.stderr });
   }
+  if (args.command === 'mcp') {
+    const { runMcpCommand } = await import('./commands/mcp');
+    return runMcpCommand({
+      args: args.commandArgs ?? [],
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
   if (args.command === 'hooks') {
     const { runHooksCommand } = await import('./commands/hooks');
     return runHooksCommand({

@@ -21,7 +21,12 @@ import { ExitCode, FatalError } from './exit-codes';
 
 export interface SafetyOptions {
   sandbox?: CommandSandbox;
-  checkpointing?: { store: CheckpointStore; shell: boolean; onError: (message: string) => void };
+  checkpointing?: {
+    store: CheckpointStore;
+    shell: boolean;
+    onError: (message: string) => void;
+    promptSnapshots: boolean;
+  };
 }
 
 export interface SafetySetup {
@@ -29,6 +34,8 @@ export interface SafetySetup {
   settings: Settings;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** An interactive front end (it can `/rewind`, so prompts are snapshotted as they start). */
+  interactive: boolean;
   /** Warnings (default: stderr `[WARNING] …`). */
   onWarning?: (message: string) => void;
 }
@@ -92,5 +99,6 @@ function checkpointingFor(
     }),
     shell: config.shell === true,
     onError: warn,
+    promptSnapshots: setup.interactive,
   };
 }

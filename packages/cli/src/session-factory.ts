@@ -138,7 +138,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     onFeedback: setup.onPolicyFeedback ?? ((message) => process.stderr.write(`${message}\n`)),
     includeWorkspacePolicies: trusted,
   });
-  const safety = await safetyOptions({ args, settings, cwd, env });
+  const safety = await safetyOptions({ args, settings, cwd, env, interactive: setup.confirm !== undefined });
   const log = await sessionLog(setup, tempDir);
   const warn =
     setup.onWarning ??

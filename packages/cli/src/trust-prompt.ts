@@ -27,12 +27,15 @@ export async function askTrustOnTerminal(
       '',
     ].join('\n'),
   );
-  const rl = createInterface({ input: streams.input, output: streams.output, terminal: false });
+  const rl = createInterface({ input: streams.input, terminal: false });
+  // The iterator buffers lines, so an answer typed ahead of the question is not lost.
+  const lines = rl[Symbol.asyncIterator]();
   try {
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const answer = await question(rl, 'Choose 1, 2 or 3: ');
-      if (answer === undefined) return undefined;
-      const level = CHOICES[answer.trim()];
+      streams.output.write('Choose 1, 2 or 3: ');
+      const next = await lines.next();
+      if (next.done) return undefined;
+      const level = CHOICES[String(next.value).trim()];
       if (level) return level;
     }
     return undefined;
@@ -42,15 +45,3 @@ export async function askTrustOnTerminal(
 }
 
 const CHOICES: Record<string, TrustLevel> = { '1': 'TRUST_FOLDER', '2': 'TRUST_PARENT', '3': 'DO_NOT_TRUST' };
-
-/** One line of input, or undefined when the input ended (Ctrl+D) or was interrupted. */
-function question(rl: ReturnType<typeof createInterface>, prompt: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const onClose = () => resolve(undefined);
-    rl.once('close', onClose);
-    rl.question(prompt, (answer) => {
-      rl.off('close', onClose);
-      resolve(answer);
-    });
-  });
-}

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@kodo/core/engine';
+import type { AgentEvent, BudgetUsage } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
 import { stripAnsi } from './ansi';
 import { exitCodeFor, type HeadlessOutput, type OutputStreams } from './output';
@@ -63,7 +63,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
           break;
       }
     },
-    finish({ result, stats }) {
+    finish({ result, stats, usage }) {
       const code = exitCodeFor(result, { httpStatusAsExitCode: true });
       if (result.status === 'error' || result.status === 'cancelled') {
         const message = result.error?.message ?? 'Operation cancelled.';
@@ -74,6 +74,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
         return code;
       }
       const output: Record<string, unknown> = { session_id: sessionId, response, stats: stats.snapshot() };
+      if (usage) output.cost = costSummary(usage);
       if (error) output.error = error;
       if (warnings.length > 0) output.warnings = warnings;
       streams.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
@@ -88,4 +89,23 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
       return fatal.exitCode;
     },
   };
+}
+
+/**
+ * kodo's addition to the JSON result (Gemini CLI has no cost): dollars per model, priced with
+ * kodo's model table; models without a known price are listed, not guessed.
+ */
+export function costSummary(usage: BudgetUsage): Record<string, unknown> {
+  return {
+    total_usd: roundUsd(usage.costUsd),
+    models: Object.fromEntries(
+      Object.entries(usage.costByModel).map(([model, usd]) => [model, roundUsd(usd)]),
+    ),
+    ...(usage.unpricedModels.length > 0 ? { unpriced_models: usage.unpricedModels } : {}),
+  };
+}
+
+/** Millionths of a dollar: enough for one cheap request, without float noise. */
+function roundUsd(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
 }

@@ -1,11 +1,17 @@
-import type { AgentEvent, SessionResult, SessionStats } from '@kodo/core/engine';
+import type { AgentEvent, BudgetUsage, SessionResult, SessionStats } from '@kodo/core/engine';
 import { ExitCode, type FatalError } from '../exit-codes';
 
 /** A headless front end: consumes the Session's events and chooses the exit code. */
 export interface HeadlessOutput {
   start(info: { sessionId: string; model: string; input: string }): void;
   event(event: AgentEvent): void;
-  finish(info: { result: SessionResult; stats: SessionStats; durationMs: number }): number;
+  /** `usage`: what the session spent, priced with the model table (json outputs add the cost). */
+  finish(info: {
+    result: SessionResult;
+    stats: SessionStats;
+    durationMs: number;
+    usage?: BudgetUsage;
+  }): number;
   fatal(error: FatalError, sessionId: string | undefined): number;
 }
 

@@ -90,7 +90,13 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     }
     await built.flush();
     await session.dispose();
-    return output.finish({ result: next.value, stats: session.stats, durationMs: monotonicMs() - started });
+    return output.finish({
+      result: next.value,
+      stats: session.stats,
+      durationMs: monotonicMs() - started,
+      // kodo's budget flags add the cost to the JSON results; without them the shapes stay Gemini CLI's.
+      ...(session.budget.active ? { usage: session.budget.usage() } : {}),
+    });
   } catch (error) {
     const fatal =
       error instanceof FatalError

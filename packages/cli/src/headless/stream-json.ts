@@ -1,6 +1,7 @@
 import type { AgentEvent, SessionStats } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
 import { stripAnsi } from './ansi';
+import { costSummary } from './json';
 import { exitCodeFor, type HeadlessOutput, type OutputStreams } from './output';
 
 /** `-o stream-json`: one JSON object per line, each with `type` and an ISO `timestamp`. */
@@ -73,7 +74,7 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
           break;
       }
     },
-    finish({ result, stats, durationMs }) {
+    finish({ result, stats, durationMs, usage }) {
       const code = exitCodeFor(result, { httpStatusAsExitCode: true });
       const ok = result.status === 'completed';
       const error =
@@ -91,7 +92,10 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
       emit('result', {
         status: ok ? 'success' : 'error',
         ...(error && !ok ? { error } : {}),
-        stats: streamStats(stats, durationMs, toolCalls),
+        stats: {
+          ...streamStats(stats, durationMs, toolCalls),
+          ...(usage ? { cost: costSummary(usage) } : {}),
+        },
       });
       return code;
     },

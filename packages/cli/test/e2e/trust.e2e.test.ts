@@ -176,6 +176,9 @@ describe.skipIf(!hasTmux())('trusted folders (interactive first run)', () => {
     session.press('Enter');
     await session.waitFor('Type your message', 15_000);
     expect(rules()).toEqual({ [workspace]: 'TRUST_FOLDER' });
+    // The terminal is the UI's now: typing reaches its input box.
+    session.type('hello kodo');
+    await session.waitFor('hello kodo');
   });
 
   it('starts restricted after "Don\'t trust", and remembers it', async () => {

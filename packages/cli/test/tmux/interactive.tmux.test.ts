@@ -40,6 +40,9 @@ function startKodo(args: string[]): TmuxSession {
       LANG: 'C.UTF-8',
       // Folder trust is asked before the UI starts; these tests are about the UI.
       KODO_TRUST_WORKSPACE: 'true',
+      // The cancel test reads a pid a command wrote; in the sandbox's PID namespace it would be
+      // a namespace-local number (the sandbox's own cleanup is tested in sandbox-bwrap.test.ts).
+      KODO_SANDBOX: 'false',
     },
     columns: 100,
     rows: 30,

@@ -106,7 +106,8 @@ function resolveServer(name: string, raw: unknown, env: NodeJS.ProcessEnv): McpS
     typeof entry.timeout === 'number' && Number.isFinite(entry.timeout) && entry.timeout > 0
       ? entry.timeout
       : undefined;
-  const include = entry.includeTools === undefined ? undefined : stringList(entry.includeTools).map(baseToolName);
+  const include =
+    entry.includeTools === undefined ? undefined : stringList(entry.includeTools).map(baseToolName);
   return {
     name,
     transport,
@@ -119,7 +120,10 @@ function resolveServer(name: string, raw: unknown, env: NodeJS.ProcessEnv): McpS
   };
 }
 
-function transportOf(entry: McpServerSettings, expand: (value: string) => string): McpTransportConfig | undefined {
+function transportOf(
+  entry: McpServerSettings,
+  expand: (value: string) => string,
+): McpTransportConfig | undefined {
   const headers = stringRecord(entry.headers, expand);
   if (typeof entry.httpUrl === 'string' && entry.httpUrl !== '') {
     return { kind: 'http', url: expand(entry.httpUrl), headers };

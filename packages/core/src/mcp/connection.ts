@@ -7,54 +7,23 @@
 import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type McpServerConfig, isToolEnabled } from './config';
-import type { McpCallResult, McpContentBlock } from './results';
+import type { McpServerConfig } from './config';
+import {
+  listPrompts,
+  listResources,
+  listTools,
+  type McpPromptInfo,
+  type McpPromptMessage,
+  type McpResourceContents,
+  type McpResourceInfo,
+  type McpToolInfo,
+} from './discovery';
+import type { McpCallResult } from './results';
 import type { McpSdk } from './sdk';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed';
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 export type McpListKind = 'tools' | 'prompts' | 'resources';
-
-export interface McpToolInfo {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: unknown;
-  annotations?: Record<string, unknown>;
-}
-
-export interface McpPromptArgument {
-  name: string;
-  description?: string;
-  required?: boolean;
-}
-
-export interface McpPromptInfo {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments: McpPromptArgument[];
-}
-
-export interface McpResourceInfo {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-export interface McpResourceContents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
-
-export interface McpPromptMessage {
-  role: string;
-  content: McpContentBlock;
-}
 
 export interface McpConnectionOptions {
   config: McpServerConfig;
@@ -165,7 +134,11 @@ export class McpServerConnection {
     }
   }
 
-  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<McpPromptMessage[]> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<McpPromptMessage[]> {
     const client = this.usableClient();
     try {
       const result = await client.getPrompt(
@@ -297,13 +270,20 @@ export class McpServerConnection {
   }
 
   /** A client with the notification handlers set, connected over `transport`. */
-  private async handshake(sdk: McpSdk, transport: Transport, epoch: number, deadline: number): Promise<Client> {
+  private async handshake(
+    sdk: McpSdk,
+    transport: Transport,
+    epoch: number,
+    deadline: number,
+  ): Promise<Client> {
     const client = new sdk.Client(this.options.clientInfo, { capabilities: {} });
     client.onclose = () => this.onClosed(epoch);
     // Transport hiccups surface as failed requests or a close; nothing to do with them here.
     client.onerror = () => undefined;
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.relist('tools', epoch));
-    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => this.relist('prompts', epoch));
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () =>
+      this.relist('prompts', epoch),
+    );
     client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () =>
       this.relist('resources', epoch),
     );
@@ -327,71 +307,10 @@ export class McpServerConnection {
   private async discover(client: Client, deadline: number): Promise<void> {
     const capabilities = client.getServerCapabilities() ?? {};
     const timeout = () => Math.max(1, deadline - Date.now());
-    this.tools = capabilities.tools ? await this.listTools(client, timeout()) : [];
+    this.tools = capabilities.tools ? await listTools(client, this.options.config, timeout()) : [];
     // Prompts and resources are extras: a server that fails to list them still serves its tools.
-    this.prompts = capabilities.prompts ? await this.listPrompts(client, timeout()).catch(() => []) : [];
-    this.resources = capabilities.resources ? await this.listResources(client, timeout()).catch(() => []) : [];
-  }
-
-  private async listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
-      for (const tool of page.tools) {
-        if (!isToolEnabled(this.options.config, tool.name)) continue;
-        tools.push({
-          name: tool.name,
-          ...(tool.title ? { title: tool.title } : {}),
-          ...(tool.description ? { description: tool.description } : {}),
-          inputSchema: tool.inputSchema,
-          ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
-  }
-
-  private async listPrompts(client: Client, timeout: number): Promise<McpPromptInfo[]> {
-    const prompts: McpPromptInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout });
-      for (const prompt of page.prompts) {
-        prompts.push({
-          name: prompt.name,
-          ...(prompt.title ? { title: prompt.title } : {}),
-          ...(prompt.description ? { description: prompt.description } : {}),
-          arguments: (prompt.arguments ?? []).map((argument) => ({
-            name: argument.name,
-            ...(argument.description ? { description: argument.description } : {}),
-            ...(argument.required ? { required: true } : {}),
-          })),
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return prompts;
-  }
-
-  private async listResources(client: Client, timeout: number): Promise<McpResourceInfo[]> {
-    const resources: McpResourceInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listResources(cursor ? { cursor } : {}, { timeout });
-      for (const resource of page.resources) {
-        resources.push({
-          uri: resource.uri,
-          name: resource.name,
-          ...(resource.title ? { title: resource.title } : {}),
-          ...(resource.description ? { description: resource.description } : {}),
-          ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return resources;
+    this.prompts = capabilities.prompts ? await listPrompts(client, timeout()).catch(() => []) : [];
+    this.resources = capabilities.resources ? await listResources(client, timeout()).catch(() => []) : [];
   }
 
   /** A list-changed notification: fetch that list again. */
@@ -401,9 +320,9 @@ export class McpServerConnection {
     if (epoch !== this.epoch || this.state !== 'connected' || !client) return;
     const timeout = this.options.config.connectTimeoutMs;
     try {
-      if (kind === 'tools') this.tools = await this.listTools(client, timeout);
-      else if (kind === 'prompts') this.prompts = await this.listPrompts(client, timeout);
-      else this.resources = await this.listResources(client, timeout);
+      if (kind === 'tools') this.tools = await listTools(client, this.options.config, timeout);
+      else if (kind === 'prompts') this.prompts = await listPrompts(client, timeout);
+      else this.resources = await listResources(client, timeout);
     } catch {
       return;
     }
@@ -416,7 +335,7 @@ export class McpServerConnection {
     this.epoch += 1;
     this.client = undefined;
     this.state = 'disconnected';
-    const tail = lastLine(this.stderrTail);
+    const tail = stderrReason(this.stderrTail);
     this.error = tail ? `the server exited: ${tail}` : 'the connection closed';
     this.options.onChange('state');
   }
@@ -429,10 +348,12 @@ export class McpServerConnection {
       reason = `did not answer within ${this.options.config.connectTimeoutMs} ms`;
     } else if ((error as NodeJS.ErrnoException)?.code === 'ENOENT' && spec.kind === 'stdio') {
       reason = `command not found: ${spec.command}`;
+    } else if ((error as { code?: unknown })?.code === CONNECTION_CLOSED) {
+      reason = 'the server exited before answering';
     } else if (/\b401\b|unauthorized/i.test(text)) {
       reason = `the server requires authentication (HTTP 401); kodo sends only the entry's "headers", e.g. an Authorization header`;
     }
-    const tail = lastLine(this.stderrTail);
+    const tail = stderrReason(this.stderrTail);
     return tail && !reason.includes(tail) ? `${reason} (stderr: ${tail})` : reason;
   }
 }
@@ -465,12 +386,16 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-function lastLine(text: string): string {
+/**
+ * The line of a server's stderr that says why it stopped: the last error message (`Error: …`,
+ * `TypeError: …`) when there is one, otherwise the last line that is not Node's version footer.
+ */
+function stderrReason(text: string): string {
   const lines = text
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '');
-  return lines.at(-1) ?? '';
+    .filter((line) => line !== '' && !/^Node\.js v\d/.test(line));
+  return lines.findLast((line) => /^[A-Za-z]*Error(\s\[\w+\])?:/.test(line)) ?? lines.at(-1) ?? '';
 }
 
 function errorText(error: unknown): string {

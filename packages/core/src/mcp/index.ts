@@ -20,17 +20,15 @@ export {
   type McpTransportConfig,
   resolveMcpServers,
 } from './config';
-export {
-  type McpPromptArgument,
-  type McpPromptInfo,
-  type McpPromptMessage,
-  type McpResourceContents,
-  type McpResourceInfo,
-  type McpServerState,
-  McpUnavailableError,
-  type McpToolInfo,
-  type McpTransportKind,
-} from './connection';
+export { type McpServerState, type McpTransportKind, McpUnavailableError } from './connection';
+export type {
+  McpPromptArgument,
+  McpPromptInfo,
+  McpPromptMessage,
+  McpResourceContents,
+  McpResourceInfo,
+  McpToolInfo,
+} from './discovery';
 export {
   McpManager,
   type McpManagerEvent,
@@ -38,7 +36,13 @@ export {
   type McpServerStatus,
   type McpToolStatus,
 } from './manager';
-export { MAX_TOOL_NAME_LENGTH, mcpDisplayName, mcpToolName, sanitizeToolName, uniqueMcpToolName } from './naming';
+export {
+  MAX_TOOL_NAME_LENGTH,
+  mcpDisplayName,
+  mcpToolName,
+  sanitizeToolName,
+  uniqueMcpToolName,
+} from './naming';
 export { mcpPolicyRules } from './policy-rules';
 export {
   type McpPromptCommand,
@@ -57,7 +61,7 @@ export {
   type McpResourceSource,
   READ_MCP_RESOURCE,
 } from './resources';
-export { convertToolResult, type McpCallResult, type McpContentBlock, MCP_TOOL_ERROR } from './results';
+export { convertToolResult, MCP_TOOL_ERROR, type McpCallResult, type McpContentBlock } from './results';
 export { cleanToolSchema, type SchemaTarget, schemaTargetForModel } from './schema';
 export { createMcpTool, MCP_SERVER_UNAVAILABLE, type McpTool, type McpToolOptions } from './tool-adapter';
 
@@ -82,7 +86,11 @@ export interface StartMcpOptions {
  * `problems` are settings entries that could not be used (to show as warnings).
  */
 export function startMcp(options: StartMcpOptions): { manager: McpManager; problems: string[] } {
-  const { servers, problems } = resolveMcpServers({ servers: options.servers, mcp: options.mcp, env: options.env });
+  const { servers, problems } = resolveMcpServers({
+    servers: options.servers,
+    mcp: options.mcp,
+    env: options.env,
+  });
   options.policy?.addRules(mcpPolicyRules({ servers: options.servers, mcp: options.mcp }));
   const manager = new McpManager({
     servers,

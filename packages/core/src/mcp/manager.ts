@@ -10,19 +10,22 @@
 import type { ToolRegistry } from '../tools/registry';
 import type { McpServerConfig } from './config';
 import {
-  type McpPromptMessage,
-  type McpResourceContents,
-  type McpResourceInfo,
   McpServerConnection,
   type McpServerState,
-  McpUnavailableError,
   type McpTransportKind,
+  McpUnavailableError,
 } from './connection';
+import type { McpPromptMessage, McpResourceContents, McpResourceInfo } from './discovery';
 import { uniqueMcpToolName } from './naming';
 import { type McpPromptCommand, promptCommands } from './prompts';
-import { createResourceTools, LIST_MCP_RESOURCES, type McpResourceSource, READ_MCP_RESOURCE } from './resources';
-import { loadMcpSdk, type McpSdk } from './sdk';
+import {
+  createResourceTools,
+  LIST_MCP_RESOURCES,
+  type McpResourceSource,
+  READ_MCP_RESOURCE,
+} from './resources';
 import type { SchemaTarget } from './schema';
+import { loadMcpSdk, type McpSdk } from './sdk';
 import { createMcpTool, type McpTool } from './tool-adapter';
 
 export interface McpManagerOptions {
@@ -144,7 +147,9 @@ export class McpManager implements McpResourceSource {
   /** Reconnects one server (`/mcp refresh <name>`) or all of them, and relists what they offer. */
   async refresh(server?: string): Promise<void> {
     this.started = true;
-    const targets = this.connections.filter((connection) => server === undefined || connection.name === server);
+    const targets = this.connections.filter(
+      (connection) => server === undefined || connection.name === server,
+    );
     if (server !== undefined && targets.length === 0) throw new Error(`No MCP server named '${server}'.`);
     await Promise.all(targets.map((connection) => connection.connect()));
   }
@@ -251,7 +256,9 @@ export class McpManager implements McpResourceSource {
       const existing = current.get(info.name);
       if (existing) registry.unregister(existing.name);
       // Prefer the plain name; a hashed one only when another tool already has it.
-      const name = existing?.name ?? uniqueMcpToolName(server, info.name, (candidate) => registry.get(candidate) !== undefined);
+      const name =
+        existing?.name ??
+        uniqueMcpToolName(server, info.name, (candidate) => registry.get(candidate) !== undefined);
       const tool = createMcpTool({
         name,
         serverName: server,

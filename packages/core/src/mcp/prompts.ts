@@ -3,7 +3,7 @@
  * values; a single missing argument takes all the positional text; `/<prompt> help` lists the
  * arguments. The prompt's messages become the text sent to the model.
  */
-import type { McpPromptArgument, McpPromptInfo, McpPromptMessage } from './connection';
+import type { McpPromptArgument, McpPromptInfo, McpPromptMessage } from './discovery';
 
 export interface McpPromptCommand {
   /** The slash command name: the prompt's name, or `<server>:<prompt>` when two servers share it. */
@@ -38,7 +38,10 @@ export type ParsedPromptArguments =
  * fill the arguments not given by name, in order; when exactly one is missing it takes all the
  * positional text.
  */
-export function parsePromptArguments(input: string, args: readonly McpPromptArgument[]): ParsedPromptArguments {
+export function parsePromptArguments(
+  input: string,
+  args: readonly McpPromptArgument[],
+): ParsedPromptArguments {
   const values: Record<string, string> = {};
   const positional: string[] = [];
   for (const token of tokenize(input)) {
@@ -56,7 +59,10 @@ export function parsePromptArguments(input: string, args: readonly McpPromptArgu
   }
   const absent = args.filter((arg) => arg.required && values[arg.name] === undefined);
   if (absent.length > 0) {
-    return { ok: false, message: `Missing required argument(s): ${absent.map((arg) => `--${arg.name}`).join(', ')}` };
+    return {
+      ok: false,
+      message: `Missing required argument(s): ${absent.map((arg) => `--${arg.name}`).join(', ')}`,
+    };
   }
   return { ok: true, values };
 }
@@ -73,7 +79,9 @@ export function promptHelp(command: McpPromptCommand): string {
     const about = arg.description ? `: ${arg.description}` : '';
     lines.push(`  --${arg.name}${arg.required ? ' (required)' : ''}${about}`);
   }
-  lines.push(`Example: /${command.name} ${command.prompt.arguments.map((arg) => `--${arg.name}="…"`).join(' ')}`);
+  lines.push(
+    `Example: /${command.name} ${command.prompt.arguments.map((arg) => `--${arg.name}="…"`).join(' ')}`,
+  );
   return lines.join('\n');
 }
 
@@ -83,8 +91,10 @@ export function promptText(messages: readonly McpPromptMessage[]): string {
     .map((message) => {
       const content = message.content;
       if (content.type === 'text') return content.text ?? '';
-      if (content.type === 'resource' && typeof content.resource?.text === 'string') return content.resource.text;
-      if (content.type === 'resource_link') return `[Link to ${content.title ?? content.name ?? content.uri}: ${content.uri}]`;
+      if (content.type === 'resource' && typeof content.resource?.text === 'string')
+        return content.resource.text;
+      if (content.type === 'resource_link')
+        return `[Link to ${content.title ?? content.name ?? content.uri}: ${content.uri}]`;
       return `[${content.type} content${content.mimeType ? ` (${content.mimeType})` : ''} omitted]`;
     })
     .filter((text) => text !== '')

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Part } from '../llm/types';
 import { defineTool } from '../tools/define-tool';
 import type { Tool, ToolResult } from '../tools/tool';
-import type { McpResourceContents, McpResourceInfo } from './connection';
+import type { McpResourceContents, McpResourceInfo } from './discovery';
 import { capText, untrusted } from './results';
 
 export const LIST_MCP_RESOURCES = 'list_mcp_resources';
@@ -41,7 +41,11 @@ export function createResourceTools(source: McpResourceSource): Tool[] {
         .filter((server) => params.server_name === undefined || server.name === params.server_name);
       if (params.server_name !== undefined && servers.length === 0) {
         const message = unknownServer(params.server_name, source);
-        return { llmContent: message, returnDisplay: message, error: { type: 'invalid_tool_params', message } };
+        return {
+          llmContent: message,
+          returnDisplay: message,
+          error: { type: 'invalid_tool_params', message },
+        };
       }
       const lines: string[] = [];
       let count = 0;
@@ -72,14 +76,22 @@ export function createResourceTools(source: McpResourceSource): Tool[] {
     async execute(params, _ctx, options): Promise<ToolResult> {
       if (!source.resourceServers().some((server) => server.name === params.server_name)) {
         const message = unknownServer(params.server_name, source);
-        return { llmContent: message, returnDisplay: message, error: { type: 'invalid_tool_params', message } };
+        return {
+          llmContent: message,
+          returnDisplay: message,
+          error: { type: 'invalid_tool_params', message },
+        };
       }
       try {
         const contents = await source.readResource(params.server_name, params.uri, options.signal);
         return resourceResult(contents);
       } catch (error) {
         const message = `Could not read ${params.uri} from MCP server '${params.server_name}': ${(error as Error).message}`;
-        return { llmContent: message, returnDisplay: message, error: { type: 'read_content_failure', message } };
+        return {
+          llmContent: message,
+          returnDisplay: message,
+          error: { type: 'read_content_failure', message },
+        };
       }
     },
   });

@@ -107,7 +107,16 @@ const PROFILES: Readonly<Record<SchemaTarget, SchemaProfile>> = {
 };
 
 /** Keywords whose value is a schema, an array of schemas, or a map of schemas. */
-const SCHEMA_VALUED = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else']);
+const SCHEMA_VALUED = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+]);
 const SCHEMA_ARRAYS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 
@@ -138,7 +147,8 @@ function cleanNode(node: Json, profile: SchemaProfile, definitions: Json, refSta
     const target = resolveRef(ref, definitions);
     if (!target || refStack.includes(ref) || refStack.length >= MAX_REF_DEPTH) {
       // A recursive or unknown reference: say what it was, accept any value.
-      const description = typeof node.description === 'string' ? node.description : `A ${ref.split('/').pop()} value.`;
+      const description =
+        typeof node.description === 'string' ? node.description : `A ${ref.split('/').pop()} value.`;
       return cleanNode({ description }, profile, definitions, refStack);
     }
     const { $ref: _ref, ...siblings } = node;
@@ -190,7 +200,9 @@ function cleanNode(node: Json, profile: SchemaProfile, definitions: Json, refSta
     out = Object.fromEntries(Object.entries(out).filter(([key]) => keep.has(key)));
   }
   if (notes.length > 0) {
-    out.description = [typeof out.description === 'string' ? out.description : '', ...notes].filter(Boolean).join(' ');
+    out.description = [typeof out.description === 'string' ? out.description : '', ...notes]
+      .filter(Boolean)
+      .join(' ');
   }
   return out;
 }
@@ -233,13 +245,17 @@ function flattenCombinators(node: Json): Json {
   const { anyOf, oneOf, allOf, ...rest } = node;
   let out: Json = rest;
   if (Array.isArray(allOf)) for (const branch of allOf.filter(isObject)) out = mergeObjects(out, branch);
-  const alternatives = [...(Array.isArray(anyOf) ? anyOf : []), ...(Array.isArray(oneOf) ? oneOf : [])].filter(isObject);
+  const alternatives = [
+    ...(Array.isArray(anyOf) ? anyOf : []),
+    ...(Array.isArray(oneOf) ? oneOf : []),
+  ].filter(isObject);
   if (alternatives.length === 0) return out;
   const properties: Json = { ...asMap(out.properties) };
   for (const branch of alternatives) Object.assign(properties, asMap(branch.properties));
-  const requiredByAll = alternatives
-    .map((branch) => new Set(Array.isArray(branch.required) ? branch.required : []))
-    .reduce((common, next) => new Set([...common].filter((name) => next.has(name))));
+  const requiredSets = alternatives.map(
+    (branch) => new Set(Array.isArray(branch.required) ? branch.required : []),
+  );
+  const requiredByAll = [...requiredSets[0]!].filter((name) => requiredSets.every((set) => set.has(name)));
   const required = [...new Set([...(Array.isArray(out.required) ? out.required : []), ...requiredByAll])];
   return {
     ...out,
@@ -252,7 +268,10 @@ function flattenCombinators(node: Json): Json {
 function mergeObjects(base: Json, branch: Json): Json {
   const properties = { ...asMap(base.properties), ...asMap(branch.properties) };
   const required = [
-    ...new Set([...(Array.isArray(base.required) ? base.required : []), ...(Array.isArray(branch.required) ? branch.required : [])]),
+    ...new Set([
+      ...(Array.isArray(base.required) ? base.required : []),
+      ...(Array.isArray(branch.required) ? branch.required : []),
+    ]),
   ];
   const merged: Json = { ...branch, ...base };
   if (Object.keys(properties).length > 0) merged.properties = properties;

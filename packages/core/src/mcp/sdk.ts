@@ -33,7 +33,8 @@ export async function loadMcpSdk(): Promise<McpSdk> {
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
-    stdioTransport: async () => (await import('@modelcontextprotocol/sdk/client/stdio.js')).StdioClientTransport,
+    stdioTransport: async () =>
+      (await import('@modelcontextprotocol/sdk/client/stdio.js')).StdioClientTransport,
     streamableHttpTransport: async () =>
       (await import('@modelcontextprotocol/sdk/client/streamableHttp.js')).StreamableHTTPClientTransport,
     sseTransport: loadSseTransport,

@@ -5,9 +5,16 @@
  * on, never with a crash.
  */
 import type { FunctionDeclaration } from '../llm/types';
-import type { BuildResult, ExecuteOptions, Tool, ToolContext, ToolInvocation, ToolResult } from '../tools/tool';
-import type { McpToolInfo } from './connection';
+import type {
+  BuildResult,
+  ExecuteOptions,
+  Tool,
+  ToolContext,
+  ToolInvocation,
+  ToolResult,
+} from '../tools/tool';
 import { McpUnavailableError } from './connection';
+import type { McpToolInfo } from './discovery';
 import { mcpDisplayName } from './naming';
 import { convertToolResult, type McpCallResult } from './results';
 import { cleanToolSchema, type SchemaTarget } from './schema';
@@ -44,7 +51,8 @@ export const MCP_SERVER_UNAVAILABLE = 'mcp_server_unavailable';
 export function createMcpTool(options: McpToolOptions): McpTool {
   const { info, serverName } = options;
   const declarations = new Map<SchemaTarget, FunctionDeclaration>();
-  const description = info.description ?? info.title ?? `The ${info.name} tool of the ${serverName} MCP server.`;
+  const description =
+    info.description ?? info.title ?? `The ${info.name} tool of the ${serverName} MCP server.`;
   const tool: McpTool = {
     name: options.name,
     displayName: mcpDisplayName(serverName, info.name),
@@ -88,7 +96,11 @@ export function createMcpTool(options: McpToolOptions): McpTool {
   return tool;
 }
 
-function invocationOf(tool: McpTool, options: McpToolOptions, params: Record<string, unknown>): ToolInvocation {
+function invocationOf(
+  tool: McpTool,
+  options: McpToolOptions,
+  params: Record<string, unknown>,
+): ToolInvocation {
   const toolName = options.info.name;
   const argsText = JSON.stringify(params);
   return {

@@ -132,6 +132,15 @@ export class CheckpointStore {
     return this.serial(() => this.snapshotLocked(label));
   }
 
+  /** Resolves when no git work of this store is running or queued (tests, orderly shutdown). */
+  async idle(): Promise<void> {
+    let seen: Promise<unknown> | undefined;
+    while (seen !== this.queue) {
+      seen = this.queue;
+      await seen;
+    }
+  }
+
   /** Every checkpoint, oldest first. */
   list(): CheckpointInfo[] {
     let names: string[];
@@ -161,6 +170,9 @@ export class CheckpointStore {
    * current state is checkpointed first, so a restore can itself be undone.
    */
   restoreFiles(commit: string, label: string): Promise<FilesRestoreResult> {
+    // Only ids this store wrote: never something git could read as an option or a revision range.
+    if (!/^[0-9a-f]{40,64}$/.test(commit))
+      return Promise.reject(new GitError(`Not a snapshot id: ${commit}`));
     return this.serial(async () => {
       const current = await this.snapshotLocked(`Before ${label}`);
       const before = this.record({ label: `Before ${label}` }, current);

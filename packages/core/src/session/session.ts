@@ -72,7 +72,13 @@ export interface SessionOptions {
   /** The session's hooks (settings `hooks`); none run when absent. */
   hooks?: HookSystem;
   /** Checkpoints before file-changing calls (`general.checkpointing`); none when absent. */
-  checkpointing?: { store: CheckpointStore; shell?: boolean; onError?: (message: string) => void };
+  checkpointing?: {
+    store: CheckpointStore;
+    shell?: boolean;
+    onError?: (message: string) => void;
+    /** Snapshot at each prompt start for `/rewind` (default true; headless has no use for it). */
+    promptSnapshots?: boolean;
+  };
   /** Confines shell commands (`tools.sandbox`, `-s`); they run as they are when absent. */
   sandbox?: CommandSandbox;
   /** Observes every turn boundary (the session log); nothing is recorded when absent. */
@@ -232,6 +238,9 @@ export class Session {
           },
           shell: checkpointing.shell ?? false,
           ...(checkpointing.onError ? { onError: checkpointing.onError } : {}),
+          ...(checkpointing.promptSnapshots !== undefined
+            ? { promptSnapshots: checkpointing.promptSnapshots }
+            : {}),
         })
       : undefined;
     const checkpoints = this.checkpoints;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` in settings values is what these tests are about.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +35,17 @@ describe('resolveMcpServers', () => {
   it('reads stdio, HTTP and SSE entries, expanding variables', () => {
     const { servers, problems } = resolveMcpServers({
       servers: {
-        local: { command: '$HOME/bin/server', args: ['--token', '${TOKEN}'], env: { KEY: '$TOKEN' }, cwd: 'sub' },
-        remote: { url: 'https://example.test/mcp', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 5000 },
+        local: {
+          command: '$HOME/bin/server',
+          args: ['--token', '${TOKEN}'],
+          env: { KEY: '$TOKEN' },
+          cwd: 'sub',
+        },
+        remote: {
+          url: 'https://example.test/mcp',
+          headers: { Authorization: 'Bearer $TOKEN' },
+          timeout: 5000,
+        },
         old: { url: 'https://example.test/sse', type: 'sse' },
         typed: { url: 'https://example.test/mcp', type: 'http' },
         legacy: { httpUrl: 'https://example.test/mcp', url: 'https://ignored.test' },
@@ -44,8 +54,20 @@ describe('resolveMcpServers', () => {
     });
     expect(problems).toEqual([]);
     expect(servers.map((server) => [server.name, server.transport])).toEqual([
-      ['local', { kind: 'stdio', command: '/home/me/bin/server', args: ['--token', 's3cret'], env: { KEY: 's3cret' }, cwd: 'sub' }],
-      ['remote', { kind: 'auto', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer s3cret' } }],
+      [
+        'local',
+        {
+          kind: 'stdio',
+          command: '/home/me/bin/server',
+          args: ['--token', 's3cret'],
+          env: { KEY: 's3cret' },
+          cwd: 'sub',
+        },
+      ],
+      [
+        'remote',
+        { kind: 'auto', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer s3cret' } },
+      ],
       ['old', { kind: 'sse', url: 'https://example.test/sse', headers: {} }],
       ['typed', { kind: 'http', url: 'https://example.test/mcp', headers: {} }],
       ['legacy', { kind: 'http', url: 'https://example.test/mcp', headers: {} }],
@@ -60,7 +82,13 @@ describe('resolveMcpServers', () => {
 
   it('skips broken entries with a message, and honours mcp.allowed and mcp.excluded', () => {
     const { servers, problems } = resolveMcpServers({
-      servers: { a: { command: 'a' }, b: { command: 'b' }, c: { command: 'c' }, broken: { args: [] }, bad: 'x' },
+      servers: {
+        a: { command: 'a' },
+        b: { command: 'b' },
+        c: { command: 'c' },
+        broken: { args: [] },
+        bad: 'x',
+      },
       mcp: { allowed: ['a', 'b', 'broken', 'bad'], excluded: ['b'] },
       env,
     });
@@ -93,15 +121,28 @@ describe('MCP policy rules', () => {
     );
     return policy;
   };
-  const call = (server: string) => ({ name: `mcp_${server}_tool`, kind: 'other' as const, args: {}, serverName: server });
+  const call = (server: string) => ({
+    name: `mcp_${server}_tool`,
+    kind: 'other' as const,
+    args: {},
+    serverName: server,
+  });
 
   it('trust and mcp.allowed run a server’s tools without asking, outside plan mode', async () => {
     const policy = engine();
     // The server name has `_`: matched by the tool's server, not by parsing its name.
-    expect(await policy.check(call('trusted_one'), { mode: 'default', interactive: false })).toEqual({ decision: 'allow' });
-    expect(await policy.check(call('listed'), { mode: 'default', interactive: false })).toEqual({ decision: 'allow' });
-    expect((await policy.check(call('trusted_one'), { mode: 'plan', interactive: false })).decision).toBe('deny');
-    expect((await policy.check(call('plain'), { mode: 'default', interactive: true })).decision).toBe('ask_user');
+    expect(await policy.check(call('trusted_one'), { mode: 'default', interactive: false })).toEqual({
+      decision: 'allow',
+    });
+    expect(await policy.check(call('listed'), { mode: 'default', interactive: false })).toEqual({
+      decision: 'allow',
+    });
+    expect((await policy.check(call('trusted_one'), { mode: 'plan', interactive: false })).decision).toBe(
+      'deny',
+    );
+    expect((await policy.check(call('plain'), { mode: 'default', interactive: true })).decision).toBe(
+      'ask_user',
+    );
   });
 
   it('mcp.excluded refuses a server’s tools, even in yolo mode', async () => {
@@ -126,14 +167,22 @@ describe('mcpServers across settings scopes', () => {
       mkdirSync(join(project, '.gemini'));
       writeFileSync(
         join(home, '.kodo', 'settings.json'),
-        JSON.stringify({ mcpServers: { shared: { command: 'user-cmd', trust: true }, mine: { command: 'm' } } }),
+        JSON.stringify({
+          mcpServers: { shared: { command: 'user-cmd', trust: true }, mine: { command: 'm' } },
+        }),
       );
       writeFileSync(
         join(project, '.gemini', 'settings.json'),
         JSON.stringify({ mcpServers: { shared: { url: 'http://127.0.0.1:1/mcp' } } }),
       );
-      const { merged } = loadSettings({ cwd: project, env: { KODO_HOME: join(home, '.kodo'), GEMINI_CLI_HOME: home } });
-      expect(merged.mcpServers).toEqual({ shared: { url: 'http://127.0.0.1:1/mcp' }, mine: { command: 'm' } });
+      const { merged } = loadSettings({
+        cwd: project,
+        env: { KODO_HOME: join(home, '.kodo'), GEMINI_CLI_HOME: home },
+      });
+      expect(merged.mcpServers).toEqual({
+        shared: { url: 'http://127.0.0.1:1/mcp' },
+        mine: { command: 'm' },
+      });
     } finally {
       rmSync(home, { recursive: true, force: true });
       rmSync(project, { recursive: true, force: true });

@@ -17,5 +17,8 @@ export async function runRegistered(
   if (!tool) throw new Error(`no tool ${name}`);
   const built = tool.build(args, toolContext());
   if (!built.ok) return { error: built.error };
-  return built.invocation.execute({ signal: new AbortController().signal, ...(onOutput ? { onOutput } : {}) });
+  return built.invocation.execute({
+    signal: new AbortController().signal,
+    ...(onOutput ? { onOutput } : {}),
+  });
 }

@@ -17,7 +17,12 @@ function servers(entries: Record<string, unknown>): McpServerConfig[] {
 function managerFor(entries: Record<string, unknown>) {
   const registry = new ToolRegistry();
   const events: McpManagerEvent[] = [];
-  const manager = new McpManager({ servers: servers(entries), registry, baseEnv: process.env, cwd: process.cwd() });
+  const manager = new McpManager({
+    servers: servers(entries),
+    registry,
+    baseEnv: process.env,
+    cwd: process.cwd(),
+  });
   managers.push(manager);
   manager.subscribe((event) => events.push(event));
   return { manager, registry, events };
@@ -28,7 +33,13 @@ describe('McpManager with the tiny server over stdio', () => {
     const { manager, registry } = managerFor({ tiny: tinyServerEntry() });
     await manager.waitForDiscovery();
     const [status] = manager.servers();
-    expect(status).toMatchObject({ name: 'tiny', state: 'connected', transport: 'stdio', promptCount: 1, resourceCount: 1 });
+    expect(status).toMatchObject({
+      name: 'tiny',
+      state: 'connected',
+      transport: 'stdio',
+      promptCount: 1,
+      resourceCount: 1,
+    });
     expect(status!.tools.map((tool) => tool.name)).toContain('mcp_tiny_echo');
     // `odd.schema` has a character providers reject.
     expect(registry.get('mcp_tiny_odd_schema')?.displayName).toBe('odd.schema (tiny MCP Server)');
@@ -41,7 +52,10 @@ describe('McpManager with the tiny server over stdio', () => {
     const { manager, registry } = managerFor({ tiny: tinyServerEntry() });
     await manager.waitForDiscovery();
     const result = await run(registry, 'mcp_tiny_echo', {});
-    expect(result.error).toEqual({ type: 'invalid_tool_params', message: "params must have required property 'text'" });
+    expect(result.error).toEqual({
+      type: 'invalid_tool_params',
+      message: "params must have required property 'text'",
+    });
   });
 
   it('turns images into inline data, isError into mcp_tool_error, and progress into output', async () => {
@@ -54,7 +68,9 @@ describe('McpManager with the tiny server over stdio', () => {
     ]);
     const fail = await run(registry, 'mcp_tiny_fail', {});
     expect(fail.error?.type).toBe('mcp_tool_error');
-    expect(fail.error?.message).toContain(`MCP tool 'fail' reported tool error for function call: {"name":"fail","args":{}}`);
+    expect(fail.error?.message).toContain(
+      `MCP tool 'fail' reported tool error for function call: {"name":"fail","args":{}}`,
+    );
     const progress: string[] = [];
     const slow = await run(registry, 'mcp_tiny_slow', { ms: 40 }, (text) => progress.push(text));
     expect(slow.llmContent).toContain('waited 40 ms');
@@ -70,7 +86,9 @@ describe('McpManager with the tiny server over stdio', () => {
     expect(crash.error?.message).toMatch(/MCP server 'tiny' went away while running tool 'crash'/);
     expect(crash.error?.message).toContain('tiny server: crashing on purpose');
     expect(crash.error?.message).toContain('/mcp refresh');
-    expect(events).toContainEqual(expect.objectContaining({ type: 'server_state', state: 'disconnected', previous: 'connected' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'server_state', state: 'disconnected', previous: 'connected' }),
+    );
     // The tools stay: a call says why it cannot run instead of "not found".
     const echo = await run(registry, 'mcp_tiny_echo', { text: 'x' });
     expect(echo.error?.message).toMatch(/MCP server 'tiny' is not connected .*\/mcp refresh/);
@@ -84,7 +102,12 @@ describe('McpManager with the tiny server over stdio', () => {
     await manager.waitForDiscovery();
     await run(registry, 'mcp_tiny_add_tool', { name: 'late' });
     await expect.poll(() => registry.get('mcp_tiny_late')).toBeDefined();
-    expect(events).toContainEqual({ type: 'tools_changed', server: 'tiny', added: ['mcp_tiny_late'], removed: [] });
+    expect(events).toContainEqual({
+      type: 'tools_changed',
+      server: 'tiny',
+      added: ['mcp_tiny_late'],
+      removed: [],
+    });
   });
 
   it('gives up on a server slower than its timeout, and waits for one within it', async () => {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { McpPromptArgument } from '../../src/mcp/connection';
+import type { McpPromptArgument } from '../../src/mcp/discovery';
 import { parsePromptArguments, promptCommands, promptHelp, promptText } from '../../src/mcp/prompts';
 import { expandResourceReferences, findResourceReferences } from '../../src/mcp/resources';
 
-const args: McpPromptArgument[] = [
-  { name: 'name', required: true, description: 'Who' },
-  { name: 'tone' },
-];
+const args: McpPromptArgument[] = [{ name: 'name', required: true, description: 'Who' }, { name: 'tone' }];
 
 describe('parsePromptArguments', () => {
   it.each([
@@ -25,7 +22,10 @@ describe('parsePromptArguments', () => {
       { name: 'a', required: true },
       { name: 'b', required: true },
     ];
-    expect(parsePromptArguments('', two)).toEqual({ ok: false, message: 'Missing required argument(s): --a, --b' });
+    expect(parsePromptArguments('', two)).toEqual({
+      ok: false,
+      message: 'Missing required argument(s): --a, --b',
+    });
     expect(parsePromptArguments('--tone=x', args)).toEqual({
       ok: false,
       message: 'Missing required argument(s): --name',
@@ -35,12 +35,22 @@ describe('parsePromptArguments', () => {
 
 describe('prompt commands', () => {
   const servers = [
-    { name: 'one', prompts: [{ name: 'greet', arguments: args, description: 'Greets.' }, { name: 'solo', arguments: [] }] },
+    {
+      name: 'one',
+      prompts: [
+        { name: 'greet', arguments: args, description: 'Greets.' },
+        { name: 'solo', arguments: [] },
+      ],
+    },
     { name: 'two', prompts: [{ name: 'greet', arguments: [] }] },
   ];
 
   it('qualifies names two servers share', () => {
-    expect(promptCommands(servers).map((command) => command.name)).toEqual(['one:greet', 'solo', 'two:greet']);
+    expect(promptCommands(servers).map((command) => command.name)).toEqual([
+      'one:greet',
+      'solo',
+      'two:greet',
+    ]);
   });
 
   it('lists the arguments for `/<prompt> help`', () => {
@@ -77,7 +87,9 @@ describe('@server:uri references', () => {
   };
 
   it('finds references after whitespace', () => {
-    expect(findResourceReferences('see @docs:docs://a/b.md, and mail@x:y')).toEqual([{ server: 'docs', uri: 'docs://a/b.md' }]);
+    expect(findResourceReferences('see @docs:docs://a/b.md, and mail@x:y')).toEqual([
+      { server: 'docs', uri: 'docs://a/b.md' },
+    ]);
   });
 
   it('appends the content of known servers’ resources and reports failures', async () => {

@@ -49,14 +49,19 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     expect(sum.llmContent).toContain('5');
     const image = await runRegistered(registry, 'mcp_everything_get-tiny-image', {});
     expect(Array.isArray(image.llmContent)).toBe(true);
-    expect(image.llmContent).toContainEqual({ inlineData: { mimeType: 'image/png', data: expect.any(String) } });
+    expect(image.llmContent).toContainEqual({
+      inlineData: { mimeType: 'image/png', data: expect.any(String) },
+    });
     const links = await runRegistered(registry, 'mcp_everything_get-resource-links', { count: 2 });
     expect(links.llmContent).toMatch(/\[Link to [^\]]+: demo:\/\/resource\//);
   });
 
   it('reads its resources through read_mcp_resource', async () => {
     const [first] = manager.resourceServers().find((server) => server.name === 'everything')!.resources;
-    const read = await runRegistered(registry, 'read_mcp_resource', { server_name: 'everything', uri: first!.uri });
+    const read = await runRegistered(registry, 'read_mcp_resource', {
+      server_name: 'everything',
+      uri: first!.uri,
+    });
     expect(read.error).toBeUndefined();
   });
 });

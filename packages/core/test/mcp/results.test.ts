@@ -11,7 +11,10 @@ describe('convertToolResult', () => {
         { type: 'text', text: 'two' },
       ],
     });
-    expect(result).toEqual({ llmContent: '<untrusted_context>\none\ntwo\n</untrusted_context>', returnDisplay: 'one\ntwo' });
+    expect(result).toEqual({
+      llmContent: '<untrusted_context>\none\ntwo\n</untrusted_context>',
+      returnDisplay: 'one\ntwo',
+    });
   });
 
   it('turns images, audio and blobs into inline data, with notes and links as text', () => {

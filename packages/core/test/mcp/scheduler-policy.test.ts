@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { rulesFrom } from '../policy/helpers';
 import { mcpPolicyRules } from '../../src/mcp/policy-rules';
 import { createMcpTool } from '../../src/mcp/tool-adapter';
 import { PolicyEngine } from '../../src/scheduler/policy/engine';
 import type { ApprovalMode } from '../../src/scheduler/policy/policy';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import { ToolRegistry } from '../../src/tools/registry';
+import { rulesFrom } from '../policy/helpers';
 import { toolContext } from './helpers';
 
 // The scheduler passes an MCP tool's server and annotations to the policy: rules by `mcpName`
@@ -37,25 +37,45 @@ function setup(rules: ReturnType<typeof mcpPolicyRules>, mode: ApprovalMode = 'd
 describe('MCP tools under the policy', () => {
   it('trust: true runs the tool headless; without it the call is refused', async () => {
     const trusted = setup(mcpPolicyRules({ servers: { my_server: { command: 'x', trust: true } } }));
-    const [done] = await trusted.scheduler.schedule([trusted.request], new AbortController().signal, () => {});
+    const [done] = await trusted.scheduler.schedule(
+      [trusted.request],
+      new AbortController().signal,
+      () => {},
+    );
     expect(done!.response.status).toBe('success');
     expect(trusted.calls).toEqual(['lookup']);
 
     const untrusted = setup([]);
-    const [refused] = await untrusted.scheduler.schedule([untrusted.request], new AbortController().signal, () => {});
+    const [refused] = await untrusted.scheduler.schedule(
+      [untrusted.request],
+      new AbortController().signal,
+      () => {},
+    );
     expect(refused!.response.status).toBe('error');
     expect(untrusted.calls).toEqual([]);
   });
 
   it('an mcpName rule from a policy file matches the server; toolAnnotations see its hints', async () => {
-    const byServer = setup(rulesFrom('[[rule]]\nmcpName = "my_server"\ndecision = "allow"\npriority = 100\n'));
-    const [done] = await byServer.scheduler.schedule([byServer.request], new AbortController().signal, () => {});
+    const byServer = setup(
+      rulesFrom('[[rule]]\nmcpName = "my_server"\ndecision = "allow"\npriority = 100\n'),
+    );
+    const [done] = await byServer.scheduler.schedule(
+      [byServer.request],
+      new AbortController().signal,
+      () => {},
+    );
     expect(done!.response.status).toBe('success');
 
     const byHint = setup(
-      rulesFrom('[[rule]]\ntoolName = "mcp_*"\ntoolAnnotations = { readOnlyHint = true }\ndecision = "allow"\npriority = 100\n'),
+      rulesFrom(
+        '[[rule]]\ntoolName = "mcp_*"\ntoolAnnotations = { readOnlyHint = true }\ndecision = "allow"\npriority = 100\n',
+      ),
     );
-    const [hinted] = await byHint.scheduler.schedule([byHint.request], new AbortController().signal, () => {});
+    const [hinted] = await byHint.scheduler.schedule(
+      [byHint.request],
+      new AbortController().signal,
+      () => {},
+    );
     expect(hinted!.response.status).toBe('success');
   });
 

@@ -17,7 +17,11 @@ const object = (properties: Record<string, unknown>, extra: Record<string, unkno
 const CASES: Case[] = [
   {
     name: 'metadata keywords are dropped everywhere',
-    input: { $schema: 'http://json-schema.org/draft-07/schema#', $id: 'x', ...object({ a: { type: 'string' } }) },
+    input: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: 'x',
+      ...object({ a: { type: 'string' } }),
+    },
     expected: {
       gemini: object({ a: { type: 'string' } }),
       openai: object({ a: { type: 'string' } }),
@@ -37,10 +41,19 @@ const CASES: Case[] = [
   },
   {
     name: 'formats Gemini does not know move into the description',
-    input: object({ url: { type: 'string', format: 'uri', description: 'Where.' }, at: { type: 'string', format: 'date-time' } }),
+    input: object({
+      url: { type: 'string', format: 'uri', description: 'Where.' },
+      at: { type: 'string', format: 'date-time' },
+    }),
     expected: {
-      gemini: object({ url: { type: 'string', description: 'Where. Format: uri.' }, at: { type: 'string', format: 'date-time' } }),
-      openai: object({ url: { type: 'string', format: 'uri', description: 'Where.' }, at: { type: 'string', format: 'date-time' } }),
+      gemini: object({
+        url: { type: 'string', description: 'Where. Format: uri.' },
+        at: { type: 'string', format: 'date-time' },
+      }),
+      openai: object({
+        url: { type: 'string', format: 'uri', description: 'Where.' },
+        at: { type: 'string', format: 'date-time' },
+      }),
     },
   },
   {
@@ -51,7 +64,10 @@ const CASES: Case[] = [
         n: { type: 'integer', nullable: true },
         v: { description: 'd', anyOf: [{ type: 'string' }, { type: 'number' }] },
       }),
-      anthropic: object({ n: { type: ['integer', 'null'] }, v: { type: ['string', 'number'], description: 'd' } }),
+      anthropic: object({
+        n: { type: ['integer', 'null'] },
+        v: { type: ['string', 'number'], description: 'd' },
+      }),
     },
   },
   {
@@ -96,7 +112,10 @@ const CASES: Case[] = [
   {
     name: 'combinators at the top level are merged into one object (Anthropic, OpenAI refuse them)',
     input: {
-      anyOf: [object({ id: { type: 'string' } }, { required: ['id'] }), object({ name: { type: 'string' } }, { required: ['name'] })],
+      anyOf: [
+        object({ id: { type: 'string' } }, { required: ['id'] }),
+        object({ name: { type: 'string' } }, { required: ['name'] }),
+      ],
     },
     expected: {
       anthropic: object({ id: { type: 'string' }, name: { type: 'string' } }),
@@ -105,7 +124,10 @@ const CASES: Case[] = [
   },
   {
     name: 'allOf of objects is merged for Gemini',
-    input: object({}, { allOf: [object({ a: { type: 'string' } }, { required: ['a'] }), object({ b: { type: 'number' } })] }),
+    input: object(
+      {},
+      { allOf: [object({ a: { type: 'string' } }, { required: ['a'] }), object({ b: { type: 'number' } })] },
+    ),
     expected: {
       gemini: object({ a: { type: 'string' }, b: { type: 'number' } }, { required: ['a'] }),
     },

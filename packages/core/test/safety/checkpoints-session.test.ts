@@ -11,12 +11,15 @@ import { ToolRegistry } from '../../src/tools/registry';
 import { Workspace } from '../../src/tools/workspace';
 import { calls, collect, stream, tempContext, text } from '../helpers';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function setup(script: GenerateResponse[][], options: { shell?: boolean; gitPath?: string } = {}) {
+function setup(
+  script: GenerateResponse[][],
+  options: { shell?: boolean; gitPath?: string; promptSnapshots?: boolean } = {},
+) {
   const { ctx, root, cleanup } = tempContext();
   cleanups.push(cleanup);
   const ws = join(root, 'ws');
@@ -38,12 +41,19 @@ function setup(script: GenerateResponse[][], options: { shell?: boolean; gitPath
     approvalMode: 'yolo',
     includeEnvironmentContext: false,
     retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
-    checkpointing: { store, shell: options.shell ?? true, onError: (message) => errors.push(message) },
+    checkpointing: {
+      store,
+      shell: options.shell ?? true,
+      onError: (message) => errors.push(message),
+      ...(options.promptSnapshots !== undefined ? { promptSnapshots: options.promptSnapshots } : {}),
+    },
   });
+  // The prompt-start snapshots run in the background: let them finish before the directory goes.
+  cleanups.push(() => session.checkpoints?.settle());
   const file = (rel: string) => join(ws, rel);
   const read = (rel: string) => readFileSync(file(rel), 'utf8');
   const prompt = (value: string) => collect(session.sendMessage(value, new AbortController().signal));
-  return { session, ws, file, read, prompt, errors, store };
+  return { session, ws, root, file, read, prompt, errors, store };
 }
 
 const write = (file_path: string, content: string) =>
@@ -167,6 +177,20 @@ describe('Session checkpoints', () => {
     expect(t.session.history()).toHaveLength(4);
     expect(t.read('a.txt')).toBe('v2\n');
     expect(t.session.checkpoints!.prompts().map((prompt) => prompt.index)).toEqual([1]);
+  });
+
+  it('without prompt snapshots (headless), rewinds code to the first checkpoint of the prompt', async () => {
+    const t = setup([[text('Nothing to do.')], ...twoPrompts()], { promptSnapshots: false });
+    writeFileSync(t.file('keep.txt'), 'keep\n');
+    await t.prompt('just talk');
+    // No git ran for a prompt that changed nothing.
+    expect(existsSync(join(t.root, 'history'))).toBe(false);
+    await t.prompt('write a');
+    await t.prompt('change things');
+    await t.session.checkpoints!.rewind(1, 'code');
+    expect(t.read('a.txt')).toBe('v1\n');
+    expect(t.read('keep.txt')).toBe('keep\n');
+    expect(existsSync(t.file('b.txt'))).toBe(false);
   });
 
   it('skips shell commands unless general.checkpointing.shell is on', async () => {

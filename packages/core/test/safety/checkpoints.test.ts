@@ -201,6 +201,7 @@ describe('CheckpointStore', () => {
     write('a.txt', 'a\n');
     await expect(broken.create({ label: 'x' })).rejects.toThrow(/git is not installed/);
     expect(read('a.txt')).toBe('a\n');
+    await expect(store.restoreFiles('--output=/tmp/x', 'x')).rejects.toThrow(/Not a snapshot id/);
   });
 });
 

@@ -189,6 +189,26 @@ describe.skipIf(cannotStart !== undefined)(
       expect(existsSync(join(outside, 'bg.txt'))).toBe(false);
     });
 
+    it('stops every process of a sandboxed command when the call is cancelled', async () => {
+      const marker = `kodo-sbx-cancel-${process.pid}-${Date.now()}`;
+      const controller = new AbortController();
+      const built = shellTool.build(
+        { command: `(exec -a ${marker} sleep 300) & (exec -a ${marker} sleep 300) & echo started; wait` },
+        context(sandbox()),
+      );
+      if (!built.ok) throw new Error(built.error.message);
+      try {
+        const running = built.invocation.execute({ signal: controller.signal });
+        await waitFor(() => processesNamed(marker).length === 2);
+        controller.abort();
+        const result = await running;
+        expect(text(result)).toContain('cancelled');
+        expect(processesNamed(marker)).toEqual([]);
+      } finally {
+        killGroupsOf(marker);
+      }
+    });
+
     it("kills the command's processes when the process that started it dies", async () => {
       const marker = `kodo-sbx-${process.pid}-${Date.now()}`;
       const command = `(exec -a ${marker} sleep 300) & (exec -a ${marker} sleep 300) & echo ready; wait`;

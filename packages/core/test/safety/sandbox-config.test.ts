@@ -59,9 +59,21 @@ describe('resolveSandboxChoice', () => {
     });
   });
 
-  it('refuses container sandboxes and unknown values with a clear message', () => {
-    expect(() => linux({ setting: 'docker' })).toThrow(/"docker" sandbox is not supported by kodo/);
+  it('refuses container sandboxes asked of kodo, and unknown values, with a clear message', () => {
+    expect(() => linux({ env: { KODO_SANDBOX: 'docker' } })).toThrow(
+      /"docker" sandbox is not supported by kodo/,
+    );
     expect(() => linux({ env: { KODO_SANDBOX: 'maybe' } })).toThrow(/invalid sandbox value "maybe"/);
+    expect(() => linux({ setting: 'firejail' })).toThrow(/invalid sandbox value "firejail"/);
+  });
+
+  it("gives Gemini CLI's container choices kodo's own sandbox", () => {
+    expect(linux({ env: { GEMINI_SANDBOX: 'docker' } })).toMatchObject({
+      mode: 'required',
+      command: 'bwrap',
+    });
+    expect(linux({ setting: 'podman' })).toMatchObject({ mode: 'required', command: 'bwrap' });
+    expect(linux({ env: { KODO_SANDBOX: 'false', GEMINI_SANDBOX: 'docker' } }).mode).toBe('off');
   });
 
   it('does not nest inside another sandbox', () => {

@@ -35,7 +35,8 @@ function makeSession(script: GenerateResponse[], budgets: BudgetLimits, model = 
   return { session, generator };
 }
 
-const run = (session: Session, prompt = 'go') => collect(session.sendMessage(prompt, new AbortController().signal));
+const run = (session: Session, prompt = 'go') =>
+  collect(session.sendMessage(prompt, new AbortController().signal));
 
 describe('BudgetTracker', () => {
   it('prices each response with the model table, long-context prices included', () => {

@@ -265,7 +265,15 @@ describe('Session', () => {
     // The last batch's responses were never sent but still answer their calls.
     const history = session.history();
     expect(history.at(-1)?.parts[0]?.functionResponse?.name).toBe('echo');
-    expect(history.map((content) => content.role)).toEqual(['user', 'model', 'user', 'model', 'user', 'model', 'user']);
+    expect(history.map((content) => content.role)).toEqual([
+      'user',
+      'model',
+      'user',
+      'model',
+      'user',
+      'model',
+      'user',
+    ]);
   });
 
   it('stops at maxSessionTurns', async () => {

@@ -6,18 +6,32 @@ import { fileURLToPath } from 'node:url';
  * MCP servers for tests: kodo's tiny server (crash, slow start, list changes) and the reference
  * servers installed from npm, as `command` + `args` for an `mcpServers` entry.
  */
-export const TINY_MCP_SERVER = join(dirname(fileURLToPath(import.meta.url)), 'tiny-server.mjs');
+export const TINY_MCP_SERVER = join(
+  // Bundled callers (the benchmarks) set KODO_CLI_DIR; from source the path follows this file.
+  process.env.KODO_CLI_DIR
+    ? join(process.env.KODO_CLI_DIR, '..', 'testkit', 'src', 'mcp')
+    : dirname(fileURLToPath(import.meta.url)),
+  'tiny-server.mjs',
+);
 
 const require = createRequire(import.meta.url);
 
 /** `@modelcontextprotocol/server-everything`'s entry script (run with `stdio`, `sse` or `streamableHttp`). */
 export function everythingServerPath(): string {
-  return join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+  return join(
+    dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+    'dist',
+    'index.js',
+  );
 }
 
 /** `@modelcontextprotocol/server-filesystem`'s entry script (arguments: allowed directories). */
 export function filesystemServerPath(): string {
-  return join(dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist', 'index.js');
+  return join(
+    dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+    'dist',
+    'index.js',
+  );
 }
 
 /** An `mcpServers` entry for the tiny server, with its options (`--start-delay=…`). */

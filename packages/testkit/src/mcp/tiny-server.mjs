@@ -102,7 +102,12 @@ async function callTool(params) {
       for (let step = 1; step <= 2; step += 1) {
         await new Promise((resolve) => setTimeout(resolve, ms / 2));
         if (token !== undefined) {
-          notify('notifications/progress', { progressToken: token, progress: step, total: 2, message: `step ${step}` });
+          notify('notifications/progress', {
+            progressToken: token,
+            progress: step,
+            total: 2,
+            message: `step ${step}`,
+          });
         }
       }
       return text(`waited ${ms} ms`);
@@ -117,7 +122,11 @@ async function callTool(params) {
         ],
       };
     case 'add_tool':
-      tools.push({ name: String(args.name), description: 'Added at run time.', inputSchema: { type: 'object' } });
+      tools.push({
+        name: String(args.name),
+        description: 'Added at run time.',
+        inputSchema: { type: 'object' },
+      });
       notify('notifications/tools/list_changed');
       return text(`added ${args.name}`);
     case 'odd.schema':

@@ -28,6 +28,11 @@ export interface SessionCheckpointsOptions {
   shell: boolean;
   /** A checkpoint that failed (the call still runs). */
   onError?: (message: string) => void;
+  /**
+   * Snapshot the workspace in the background when a prompt starts (default true), so `/rewind`
+   * can put back exactly what the prompt changed. Headless runs cannot rewind and skip it.
+   */
+  promptSnapshots?: boolean;
 }
 
 /** A prompt of this session, as `/rewind` lists it. */
@@ -117,7 +122,10 @@ export class SessionCheckpoints {
     const lastUserParts = last?.role === 'user' ? last.parts.length : undefined;
     this.promptIndex += 1;
     const index = this.promptIndex;
-    const snapshot = this.options.store.snapshot(`Prompt ${index}`).catch(() => undefined);
+    const snapshot =
+      this.options.promptSnapshots === false
+        ? Promise.resolve(undefined)
+        : this.options.store.snapshot(`Prompt ${index}`).catch(() => undefined);
     this.marks.push({
       promptId,
       index,
@@ -127,6 +135,11 @@ export class SessionCheckpoints {
       ...(last ? { fingerprint: fingerprint(trimmed(last, lastUserParts)) } : {}),
       snapshot,
     });
+  }
+
+  /** Resolves once the background snapshots have finished. */
+  settle(): Promise<void> {
+    return this.options.store.idle();
   }
 
   /** The session's prompts that can be rewound to, oldest first. */

@@ -63,14 +63,18 @@ export function resolveSandboxChoice(input: SandboxChoiceInput): SandboxChoice {
   };
   // Already inside a sandbox (ours or Gemini CLI's): a second layer adds nothing and may not start.
   if (input.env.SANDBOX) return { ...base, mode: 'off', source: 'nested' };
-  const fromEnv = input.env.KODO_SANDBOX ?? input.env.GEMINI_SANDBOX;
-  if (fromEnv !== undefined && fromEnv.trim() !== '') {
-    return { ...base, ...modeOf(fromEnv.trim(), input.platform, 'KODO_SANDBOX'), source: 'env' };
+  const kodoEnv = input.env.KODO_SANDBOX?.trim();
+  if (kodoEnv) return { ...base, ...modeOf(kodoEnv, input.platform, 'KODO_SANDBOX'), source: 'env' };
+  // Gemini CLI's variable and settings may name its container sandboxes: kodo honours the wish
+  // for a sandbox with its own.
+  const geminiEnv = input.env.GEMINI_SANDBOX?.trim();
+  if (geminiEnv) {
+    return { ...base, ...modeOf(nativeFor(geminiEnv), input.platform, 'GEMINI_SANDBOX'), source: 'env' };
   }
   if (input.flag) return { ...base, ...modeOf(true, input.platform, '--sandbox'), source: 'flag' };
   const value = isRecord(input.setting) ? settingValue(input.setting) : input.setting;
   if (value !== undefined) {
-    return { ...base, ...modeOf(value, input.platform, 'tools.sandbox'), source: 'settings' };
+    return { ...base, ...modeOf(nativeFor(value), input.platform, 'tools.sandbox'), source: 'settings' };
   }
   if (input.platform === 'linux') return { ...base, mode: 'auto', command: 'bwrap', source: 'default' };
   return { ...base, mode: 'off', source: 'default' };
@@ -82,6 +86,11 @@ function settingValue(setting: Record<string, unknown>): unknown {
   if (typeof setting.command === 'string' && setting.command !== '') return setting.command;
   if (setting.enabled === true) return true;
   return undefined;
+}
+
+/** A container sandbox name (Gemini CLI's) stands for "a sandbox": kodo's native one. */
+function nativeFor(value: unknown): unknown {
+  return typeof value === 'string' && UNSUPPORTED.has(value.toLowerCase()) ? true : value;
 }
 
 function modeOf(

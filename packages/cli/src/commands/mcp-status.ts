@@ -1,0 +1,70 @@
+import type { McpManager, McpServerStatus } from '@kodo/core/engine';
+import type { SlashCommand } from '../ui/commands/types';
+
+/** How MCP servers are shown: `kodo mcp list` and `/mcp`. */
+
+/** One server: `✓ name (where) - connected · 3 tools, 1 prompt`, its tools on the next line. */
+export function formatServer(status: McpServerStatus, where?: string): string {
+  const mark = status.state === 'connected' ? '✓' : status.state === 'connecting' ? '…' : '✗';
+  const head = `${mark} ${status.name}${where ? ` (${where})` : ''} - ${status.state}`;
+  if (status.state !== 'connected') return `${head}${status.error ? `: ${status.error}` : ''}`;
+  const counts = [
+    plural(status.tools.length, 'tool'),
+    ...(status.promptCount > 0 ? [plural(status.promptCount, 'prompt')] : []),
+    ...(status.resourceCount > 0 ? [plural(status.resourceCount, 'resource')] : []),
+  ].join(', ');
+  const tools = status.tools.map((tool) => tool.name).join(', ');
+  return `${head} · ${counts}${status.trust ? ' (trusted)' : ''}${tools ? `\n    ${tools}` : ''}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * `/mcp [list|desc|refresh [name]]` for the interactive UI, over the session's servers (the lead
+ * wires it with `CliSession.mcp`). `desc` adds each tool's description.
+ */
+export function createMcpSlashCommand(getManager: () => McpManager | undefined): SlashCommand {
+  return {
+    name: 'mcp',
+    description: 'MCP servers: state and tools; refresh reconnects',
+    subcommands: [
+      { name: 'list', description: 'Servers, their state and tools' },
+      { name: 'desc', description: 'The same, with tool descriptions' },
+      { name: 'refresh', description: 'Reconnect (all servers, or the one named)' },
+    ],
+    whileBusy: true,
+    async run({ args, addItem }) {
+      const manager = getManager();
+      if (!manager) {
+        addItem({ kind: 'panel', title: 'MCP', body: 'No MCP servers configured (settings "mcpServers").' });
+        return;
+      }
+      const [action = 'list', name] = args.split(/\s+/).filter((word) => word !== '');
+      if (action === 'refresh' || action === 'reload') {
+        try {
+          await manager.refresh(name);
+        } catch (error) {
+          addItem({ kind: 'panel', title: 'MCP', body: (error as Error).message });
+          return;
+        }
+      }
+      addItem({
+        kind: 'panel',
+        title: 'MCP',
+        body: formatStatus(manager.servers(), { descriptions: action === 'desc' }),
+      });
+    },
+  };
+}
+
+export function formatStatus(servers: McpServerStatus[], options: { descriptions: boolean }): string {
+  return servers
+    .map((status) => {
+      if (!options.descriptions || status.state !== 'connected') return formatServer(status);
+      const head = formatServer({ ...status, tools: [] });
+      return [head, ...status.tools.map((tool) => `    ${tool.name}: ${tool.description}`)].join('\n');
+    })
+    .join('\n');
+}

@@ -1,0 +1,259 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type GeminiMock,
+  geminiFunctionCallReply,
+  geminiTextReply,
+  type RunningMcpServer,
+  runKodo,
+  startEverythingHttpServer,
+  startGeminiMock,
+  tinyServerEntry,
+} from '@kodo/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// kodo (the built bundle) with real MCP servers: the tiny test server over stdio, and the
+// reference "everything" server over Streamable HTTP and SSE. The model is the mock Gemini
+// server, so the tests see exactly what kodo declares and sends.
+let workspace: string;
+let home: string;
+let mock: GeminiMock | undefined;
+let http: RunningMcpServer | undefined;
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'kodo-mcp-e2e-'));
+  home = mkdtempSync(join(tmpdir(), 'kodo-mcp-home-'));
+});
+afterEach(async () => {
+  await mock?.close();
+  await http?.stop();
+  mock = undefined;
+  http = undefined;
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+interface Body {
+  contents: { role: string; parts: Record<string, unknown>[] }[];
+  tools?: { functionDeclarations: { name: string; parametersJsonSchema?: Record<string, unknown> }[] }[];
+}
+
+function settings(value: unknown): void {
+  mkdirSync(join(workspace, '.kodo'), { recursive: true });
+  writeFileSync(join(workspace, '.kodo', 'settings.json'), JSON.stringify(value));
+}
+
+const kodo = (args: string[]) =>
+  runKodo(args, {
+    cwd: workspace,
+    env: {
+      KODO_HOME: home,
+      GEMINI_CLI_HOME: home,
+      GEMINI_API_KEY: 'test-key',
+      GOOGLE_GEMINI_BASE_URL: mock?.url,
+      KODO_RETRY_BASE_MS: '5',
+    },
+    timeoutMs: 30_000,
+  });
+
+const declarations = (request: { body: unknown }) =>
+  (request.body as Body).tools?.[0]?.functionDeclarations ?? [];
+const functionResponse = (request: { body: unknown }) =>
+  (request.body as Body).contents.at(-1)!.parts[0]!.functionResponse as { response: Record<string, unknown> };
+
+describe('kodo with MCP servers', () => {
+  it('waits for a stdio server before the first request, declares its tools and runs them', async () => {
+    settings({ mcpServers: { tiny: { ...tinyServerEntry(), trust: true } } });
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallReply('mcp_tiny_echo', { text: 'over stdio' }) },
+        { chunks: geminiTextReply('Echoed.') },
+      ],
+    });
+    const run = await kodo(['-p', 'echo something']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('Echoed.\n');
+    expect(run.code).toBe(0);
+    const tools = declarations(mock.requests[0]!);
+    const echo = tools.find((tool) => tool.name === 'mcp_tiny_echo');
+    // Cleaned for Gemini: no $schema, no additionalProperties.
+    expect(echo?.parametersJsonSchema).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['mcp_tiny_odd_schema', 'read_mcp_resource']),
+    );
+    expect(functionResponse(mock.requests[1]!).response.output).toBe(
+      '<untrusted_context>\necho: over stdio\n</untrusted_context>',
+    );
+  });
+
+  it('does not offer an untrusted server’s tools headless (the policy would have to ask)', async () => {
+    settings({ mcpServers: { tiny: tinyServerEntry() } });
+    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('ok') }] });
+    const run = await kodo(['-p', 'hi']);
+    expect(run.code).toBe(0);
+    const names = declarations(mock.requests[0]!).map((tool) => tool.name);
+    expect(names.some((name) => name.startsWith('mcp_tiny_'))).toBe(false);
+    // Reading resources needs no approval.
+    expect(names).toContain('list_mcp_resources');
+  });
+
+  it('reports a server that crashes mid-session; its tool answers with a clear error', async () => {
+    settings({ mcpServers: { tiny: { ...tinyServerEntry(), trust: true } } });
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallReply('mcp_tiny_crash', {}) },
+        { chunks: geminiFunctionCallReply('mcp_tiny_echo', { text: 'still there?' }) },
+        { chunks: geminiTextReply('The server is gone.') },
+      ],
+    });
+    const run = await kodo(['-p', 'crash it']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      "[WARNING] MCP server 'tiny' disconnected (the server exited: tiny server: crashing on purpose)",
+    );
+    expect(functionResponse(mock.requests[1]!).response.error).toMatch(
+      /MCP server 'tiny' went away while running tool 'crash'/,
+    );
+    expect(functionResponse(mock.requests[2]!).response.error).toMatch(
+      /MCP server 'tiny' is not connected .*\/mcp refresh/,
+    );
+  });
+
+  it('does not wait past a slow server’s timeout, and reports a dead one', async () => {
+    settings({
+      mcpServers: {
+        slow: { ...tinyServerEntry(['--start-delay=20000']), timeout: 500 },
+        dead: tinyServerEntry(['--exit-at-start=1']),
+      },
+    });
+    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Answered anyway.') }] });
+    const started = Date.now();
+    const run = await kodo(['-p', 'hi']);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Answered anyway.\n');
+    expect(run.stderr).toContain(
+      "[WARNING] MCP server 'slow' failed to connect: did not answer within 500 ms",
+    );
+    expect(run.stderr).toContain("[WARNING] MCP server 'dead' failed to connect");
+    expect(run.stderr).toContain('tiny server: refusing to start');
+  });
+
+  it('turns /<prompt> into the server’s prompt and appends @server:uri resources', async () => {
+    settings({ mcpServers: { tiny: tinyServerEntry() } });
+    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Hello, Ada.') }] });
+    const run = await kodo(['-p', '/greet Ada --tone=warm']);
+    expect(run.code).toBe(0);
+    const text = JSON.stringify((mock.requests[0]!.body as Body).contents.at(-1)!.parts);
+    expect(text).toContain('Say hello to Ada in a warm tone.');
+
+    mock.setScript([{ chunks: geminiTextReply('Read it.') }]);
+    await kodo(['-p', 'Summarise @tiny:tiny://notes/hello please']);
+    const withResource = JSON.stringify((mock.requests[1]!.body as Body).contents.at(-1)!.parts);
+    expect(withResource).toContain('Content from @tiny:tiny://notes/hello:\\nHello from a resource.');
+
+    const missing = await kodo(['-p', '/greet']);
+    expect(missing.code).toBe(42);
+    expect(missing.stderr).toContain('Missing required argument(s): --name');
+  });
+
+  it('connects to the everything server over Streamable HTTP', async () => {
+    http = await startEverythingHttpServer('streamableHttp');
+    settings({ mcpServers: { everything: { httpUrl: http.url, trust: true } } });
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallReply('mcp_everything_echo', { message: 'over http' }) },
+        { chunks: geminiTextReply('Done.') },
+      ],
+    });
+    const run = await kodo(['-p', 'echo']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(functionResponse(mock.requests[1]!).response.output).toContain('Echo: over http');
+  });
+
+  it('falls back to SSE when a url without a type does not speak Streamable HTTP', async () => {
+    http = await startEverythingHttpServer('sse');
+    settings({ mcpServers: { everything: { url: http.url, trust: true } } });
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallReply('mcp_everything_get-sum', { a: 20, b: 22 }) },
+        { chunks: geminiTextReply('42.') },
+      ],
+    });
+    const run = await kodo(['-p', 'add']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(functionResponse(mock.requests[1]!).response.output).toContain('42');
+  });
+});
+
+describe('kodo mcp add | list | remove', () => {
+  const mcp = (args: string[]) => runKodo(['mcp', ...args], { cwd: workspace, env: { KODO_HOME: home } });
+
+  it('adds a server to the project settings, keeping the file’s other content', async () => {
+    mkdirSync(join(workspace, '.kodo'));
+    writeFileSync(
+      join(workspace, '.kodo', 'settings.json'),
+      '{\n  // my model\n  "model": { "name": "gemini-2.5-flash" },\n}\n',
+    );
+    const entry = tinyServerEntry();
+    const added = await mcp(['add', '-e', 'A=1', '--trust', 'tiny', entry.command, ...entry.args, '-y']);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain("Added MCP server 'tiny'");
+    const text = readFileSync(join(workspace, '.kodo', 'settings.json'), 'utf8');
+    expect(text).toContain('// my model');
+    expect(text).toContain('"name": "gemini-2.5-flash"');
+    expect(text).toContain('"-y"');
+
+    const list = await mcp(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(
+      /✓ tiny \(.*tiny-server\.mjs -y \(stdio\), project\) - connected · 7 tools, 1 prompt, 1 resource \(trusted\)/,
+    );
+    expect(list.stdout).toContain('mcp_tiny_echo');
+
+    const removed = await mcp(['remove', 'tiny']);
+    expect(removed.code).toBe(0);
+    const after = readFileSync(join(workspace, '.kodo', 'settings.json'), 'utf8');
+    expect(after).not.toContain('tiny');
+    expect(after).toContain('// my model');
+  });
+
+  it('adds remote servers to the user settings and lists failures', async () => {
+    const added = await mcp([
+      'add',
+      '--scope',
+      'user',
+      '-t',
+      'http',
+      '-H',
+      'Authorization: Bearer x',
+      'remote',
+      'http://127.0.0.1:9/mcp',
+    ]);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'))).toEqual({
+      mcpServers: {
+        remote: { url: 'http://127.0.0.1:9/mcp', type: 'http', headers: { Authorization: 'Bearer x' } },
+      },
+    });
+    const list = await mcp(['list']);
+    expect(list.stdout).toMatch(/✗ remote \(http:\/\/127\.0\.0\.1:9\/mcp \(http\), user\) - failed: /);
+    const wrongScope = await mcp(['remove', 'remote']);
+    expect(wrongScope.code).toBe(1);
+    expect(wrongScope.stderr).toContain('It is in the user settings: add --scope user.');
+  });
+
+  it('explains its usage on a mistake', async () => {
+    const run = await mcp(['add', 'only-a-name']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('kodo mcp add needs a name and a command or URL.');
+    expect((await mcp(['list'])).stdout).toContain('No MCP servers configured.');
+  });
+});

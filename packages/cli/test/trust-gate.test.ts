@@ -1,0 +1,146 @@
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gateFolderTrust, isFolderTrusted } from '../src/trust-gate';
+import { askTrustOnTerminal } from '../src/trust-prompt';
+
+let root: string;
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-trust-gate-')));
+  cwd = join(root, 'project');
+  mkdirSync(join(cwd, '.kodo'), { recursive: true });
+  mkdirSync(join(root, 'home'));
+  env = { KODO_HOME: join(root, 'home'), GEMINI_CLI_HOME: join(root, 'home') };
+  writeFileSync(join(root, 'home', 'settings.json'), JSON.stringify({ model: { name: 'user-model' } }));
+  writeFileSync(join(cwd, '.kodo', 'settings.json'), JSON.stringify({ model: { name: 'project-model' } }));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const rules = () => JSON.parse(readFileSync(join(root, 'home', 'trustedFolders.json'), 'utf8'));
+
+describe('gateFolderTrust', () => {
+  it('asks on the first interactive run, saves the answer and loads the project settings', async () => {
+    const asked: string[] = [];
+    const gate = await gateFolderTrust({
+      cwd,
+      env,
+      args: {},
+      interactive: true,
+      ask: async (folder) => {
+        asked.push(folder);
+        return 'TRUST_FOLDER';
+      },
+    });
+    expect(asked).toEqual([cwd]);
+    expect(gate).toMatchObject({
+      ok: true,
+      trusted: true,
+      settings: { merged: { model: { name: 'project-model' } } },
+    });
+    expect(rules()).toEqual({ [cwd]: 'TRUST_FOLDER' });
+    // Next time the rule answers; nobody is asked.
+    const again = await gateFolderTrust({
+      cwd,
+      env,
+      args: {},
+      interactive: true,
+      ask: async () => undefined,
+    });
+    expect(again).toMatchObject({ ok: true, trusted: true });
+    expect(isFolderTrusted({ cwd, env, args: {}, settings: {} })).toBe(true);
+  });
+
+  it('runs restricted after "Don\'t trust": user settings only, with a notice', async () => {
+    const gate = await gateFolderTrust({
+      cwd,
+      env,
+      args: {},
+      interactive: true,
+      ask: async () => 'DO_NOT_TRUST',
+    });
+    expect(gate).toMatchObject({
+      ok: true,
+      trusted: false,
+      settings: { merged: { model: { name: 'user-model' } } },
+    });
+    if (gate.ok) expect(gate.notice).toContain('This folder is not trusted');
+    expect(rules()).toEqual({ [cwd]: 'DO_NOT_TRUST' });
+    expect(isFolderTrusted({ cwd, env, args: {}, settings: {} })).toBe(false);
+  });
+
+  it('exits 55 headless, unless restricted runs are allowed or trust is given', async () => {
+    expect(await gateFolderTrust({ cwd, env, args: {}, interactive: false })).toMatchObject({
+      ok: false,
+      exitCode: 55,
+    });
+    expect(await gateFolderTrust({ cwd, env, args: { skipTrust: true }, interactive: false })).toMatchObject({
+      ok: true,
+      trusted: true,
+    });
+    writeFileSync(
+      join(root, 'home', 'settings.json'),
+      JSON.stringify({ security: { folderTrust: { untrustedHeadless: 'restricted' } } }),
+    );
+    expect(await gateFolderTrust({ cwd, env, args: {}, interactive: false })).toMatchObject({
+      ok: true,
+      trusted: false,
+    });
+  });
+
+  it('ignores a folder that switches trust off in its own settings', async () => {
+    writeFileSync(
+      join(cwd, '.kodo', 'settings.json'),
+      JSON.stringify({ security: { folderTrust: { enabled: false } } }),
+    );
+    expect(await gateFolderTrust({ cwd, env, args: {}, interactive: false })).toMatchObject({
+      ok: false,
+      exitCode: 55,
+    });
+  });
+
+  it('reports broken settings and trust files as configuration errors (52)', async () => {
+    writeFileSync(join(root, 'home', 'trustedFolders.json'), '{"/a": 1}');
+    expect(await gateFolderTrust({ cwd, env, args: {}, interactive: false })).toMatchObject({
+      ok: false,
+      exitCode: 52,
+    });
+    writeFileSync(join(root, 'home', 'settings.json'), '{');
+    expect(await gateFolderTrust({ cwd, env, args: {}, interactive: false })).toMatchObject({
+      ok: false,
+      exitCode: 52,
+    });
+  });
+});
+
+describe('askTrustOnTerminal', () => {
+  async function answer(...lines: string[]) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => {
+      shown += chunk.toString();
+    });
+    const pending = askTrustOnTerminal('/work/app', { input, output });
+    for (const line of lines) input.write(`${line}\n`);
+    input.end();
+    return { level: await pending, shown };
+  }
+
+  it('offers the folder, its parent, or no trust', async () => {
+    const { level, shown } = await answer('2');
+    expect(level).toBe('TRUST_PARENT');
+    expect(shown).toContain('/work/app');
+    expect(shown).toContain('1. Trust folder (app)');
+    expect(shown).toContain('2. Trust parent folder (work)');
+    expect(shown).toContain("3. Don't trust");
+  });
+
+  it('asks again after an unknown answer, and gives up when the input ends', async () => {
+    expect((await answer('yes', '1')).level).toBe('TRUST_FOLDER');
+    expect((await answer()).level).toBeUndefined();
+  });
+});
