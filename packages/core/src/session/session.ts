@@ -190,6 +190,7 @@ export class Session {
           approvalMode: this.approvalMode,
           interactive,
           memory: this.memory?.systemBlock() ?? '',
+          ...(options.sandbox ? { sandbox: options.sandbox.describe() } : {}),
         }),
       // Tools the policy denies outright are not offered to the model (reference §5.6).
       tools: () =>
