@@ -59,7 +59,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
         return next.session;
       },
       bridge,
-      commands: builtinCommands(),
+      commands: builtinCommands({ mcp: () => created.mcp }),
       settings,
       version: context.version,
       cwd,

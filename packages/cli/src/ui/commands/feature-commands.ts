@@ -13,7 +13,17 @@ export const compressCommand: SlashCommand = {
   description: 'Summarise the conversation to free context',
   async run({ session, addItem }) {
     addItem({ kind: 'info', tone: 'info', text: 'Compressing chat history…' });
-    const result = await session.compress(new AbortController().signal);
+    let result: Awaited<ReturnType<typeof session.compress>>;
+    try {
+      result = await session.compress(new AbortController().signal);
+    } catch (error) {
+      addItem({
+        kind: 'info',
+        tone: 'error',
+        text: `Chat history compression failed: ${(error as Error).message}`,
+      });
+      return;
+    }
     const text =
       result.status === 'compressed'
         ? `Chat history compressed from ${result.originalTokens} to ${result.newTokens} tokens.`
@@ -183,5 +193,83 @@ export const chatCommand: SlashCommand = {
           text: `Unknown /chat subcommand "${sub}": use save, resume, list or delete.`,
         });
     }
+  },
+};
+
+export const restoreCommand: SlashCommand = {
+  name: 'restore',
+  description: 'List checkpoints, or restore files (and with --conversation, the chat) to one',
+  run: async ({ session, args, addItem }) => {
+    const checkpoints = session.checkpoints;
+    if (!checkpoints) {
+      addItem({
+        kind: 'info',
+        tone: 'warning',
+        text: 'Checkpointing is off. Turn it on with "general": {"checkpointing": {"enabled": true}} in settings.',
+      });
+      return;
+    }
+    const [id, ...flags] = args.split(/\s+/).filter(Boolean);
+    if (!id) {
+      const list = checkpoints.list();
+      addItem({
+        kind: 'info',
+        tone: 'info',
+        text:
+          list.length === 0
+            ? 'No checkpoints yet: one is taken before each file change.'
+            : `Checkpoints (newest last); restore one with /restore <id> [--conversation]:\n${list
+                .map((item) => `  ${item.id}  ${item.label}`)
+                .join('\n')}`,
+      });
+      return;
+    }
+    const conversation = flags.includes('--conversation') || flags.includes('--both');
+    const result = await checkpoints.restore(id, {
+      files: !flags.includes('--conversation-only'),
+      conversation,
+    });
+    const changed = result.filesChanged?.length ?? 0;
+    addItem({
+      kind: 'info',
+      tone: 'success',
+      text: [
+        `Restored ${id}: ${changed} file(s) changed${result.conversationRestored ? ', conversation rewound' : ''}.`,
+        ...result.notes,
+      ].join('\n'),
+    });
+  },
+};
+
+export const rewindCommand: SlashCommand = {
+  name: 'rewind',
+  description: 'Go back N prompts: /rewind [N] [code|conversation|both]',
+  run: async ({ session, args, addItem }) => {
+    const checkpoints = session.checkpoints;
+    if (!checkpoints) {
+      addItem({
+        kind: 'info',
+        tone: 'warning',
+        text: 'Rewinding needs checkpointing (general.checkpointing.enabled).',
+      });
+      return;
+    }
+    const words = args.split(/\s+/).filter(Boolean);
+    const count = Number(words.find((word) => /^\d+$/.test(word)) ?? '1');
+    const mode = (words.find((word) => word === 'code' || word === 'conversation' || word === 'both') ??
+      'both') as 'code' | 'conversation' | 'both';
+    if (checkpoints.prompts().length === 0) {
+      addItem({ kind: 'info', tone: 'warning', text: 'Nothing to rewind yet.' });
+      return;
+    }
+    const result = await checkpoints.rewind(count, mode);
+    addItem({
+      kind: 'info',
+      tone: 'success',
+      text: [
+        `Rewound to before prompt ${result.prompt.index} ("${result.prompt.text}"): ${result.filesChanged?.length ?? 0} file(s) changed${result.conversationRestored ? ', conversation rewound' : ''}.`,
+        ...result.notes,
+      ].join('\n'),
+    });
   },
 };

@@ -1,23 +1,34 @@
+import type { McpManager } from '@kodo/core/engine';
+import { hooksSlashCommand } from '../../commands/hooks';
+import { createMcpSlashCommand } from '../../commands/mcp-status';
+import {
+  chatCommand,
+  compressCommand,
+  memoryCommand,
+  restoreCommand,
+  rewindCommand,
+} from './feature-commands';
 import { aboutCommand, helpCommand, settingsCommand, statsCommand, toolsCommand } from './info-commands';
-import { pendingCommands } from './pending-commands';
 import { clearCommand, copyCommand, modelCommand, quitCommand, themeCommand } from './session-commands';
 import type { SlashCommand } from './types';
 
 /** The built-in slash commands, in the order /help lists them. */
-export function builtinCommands(): SlashCommand[] {
+export function builtinCommands(options: { mcp?: () => McpManager | undefined } = {}): SlashCommand[] {
   const commands: SlashCommand[] = [];
   commands.push(
     helpCommand(() => commands),
     clearCommand,
-    pendingCommands.find((command) => command.name === 'compress')!,
+    compressCommand,
     copyCommand,
-    pendingCommands.find((command) => command.name === 'memory')!,
+    memoryCommand,
     toolsCommand,
-    pendingCommands.find((command) => command.name === 'mcp')!,
+    createMcpSlashCommand(options.mcp ?? (() => undefined)),
+    hooksSlashCommand,
     modelCommand,
     statsCommand,
-    pendingCommands.find((command) => command.name === 'chat')!,
-    pendingCommands.find((command) => command.name === 'restore')!,
+    chatCommand,
+    restoreCommand,
+    rewindCommand,
     settingsCommand,
     themeCommand,
     aboutCommand,

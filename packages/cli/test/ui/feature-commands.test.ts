@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeContentGenerator, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatCommand, compressCommand, memoryCommand } from '../../src/ui/commands/feature-commands';
+import type { CommandContext } from '../../src/ui/commands/types';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kodo-cmd-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function context(args: string, session: Session) {
+  const items: { text: string; tone: string }[] = [];
+  const ctx = {
+    args,
+    session,
+    cwd: dir,
+    env: { KODO_HOME: join(dir, 'home') },
+    addItem: (item: { text: string; tone: string }) => items.push(item),
+  } as unknown as CommandContext;
+  return { ctx, items };
+}
+
+const makeSession = () =>
+  new Session({
+    generator: new FakeContentGenerator([], { strict: true }),
+    model: 'm',
+    tools: new ToolRegistry([]),
+    toolContext: { workspace: new Workspace({ roots: [dir] }), env: {}, shellInactivityTimeoutMs: 1000 },
+    history: [
+      { role: 'user', parts: [{ text: 'hello' }] },
+      { role: 'model', parts: [{ text: 'hi' }] },
+    ],
+  });
+
+describe('/chat', () => {
+  it('saves, lists, resumes and deletes named save points', async () => {
+    const session = makeSession();
+    const run = async (args: string) => {
+      const { ctx, items } = context(args, session);
+      await chatCommand.run(ctx);
+      return items.map((item) => item.text).join('\n');
+    };
+    expect(await run('list')).toContain('No saved conversations');
+    expect(await run('save before-refactor')).toBe('Conversation saved as "before-refactor".');
+    expect(await run('list')).toContain('before-refactor');
+    session.client.chat.setHistory([{ role: 'user', parts: [{ text: 'other' }] }]);
+    expect(await run('resume before-refactor')).toContain('Resumed "before-refactor" (2 turns)');
+    expect(session.history()[0]!.parts[0]!.text).toBe('hello');
+    expect(await run('delete before-refactor')).toBe('Deleted "before-refactor".');
+    expect(await run('resume before-refactor')).toContain('No saved conversation');
+    expect(await run('save')).toBe('Usage: /chat save <tag>');
+  });
+});
+
+describe('/compress and /memory', () => {
+  it('reports a failed compression without throwing, and no memory when none is loaded', async () => {
+    const session = makeSession();
+    const compress = context('', session);
+    await compressCommand.run(compress.ctx);
+    expect(compress.items.at(-1)?.text).toMatch(/^Chat history compression failed: No more mock responses/);
+    const memory = context('show', session);
+    await memoryCommand.run(memory.ctx);
+    expect(memory.items.at(-1)?.text).toBe('No context files are loaded in this session.');
+  });
+});
