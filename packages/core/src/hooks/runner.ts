@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { terminateGroup } from '../tools/shell/process-group';
 import { monotonicMs } from '../utils/clock';
 
@@ -37,7 +36,9 @@ const MAX_CAPTURE_CHARS = 1_000_000;
 /** After the shell exits, how long background children may keep the pipes open before we stop. */
 const DRAIN_MS = 200;
 
-export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+  // Loaded on first use: node:child_process is not needed on the way to the first request.
+  const { spawn } = await import('node:child_process');
   const started = monotonicMs();
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;

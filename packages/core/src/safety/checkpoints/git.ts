@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -50,7 +49,9 @@ export function shadowGitEnv(repo: ShadowGit): NodeJS.ProcessEnv {
 }
 
 /** Runs `git <args>`; `input` goes to stdin. Resolves with the exit code, never rejects. */
-export function runGit(repo: ShadowGit, args: string[], input?: string): Promise<GitResult> {
+export async function runGit(repo: ShadowGit, args: string[], input?: string): Promise<GitResult> {
+  // Loaded on first use: node:child_process is not needed on the way to the first request.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {

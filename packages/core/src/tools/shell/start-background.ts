@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../define-tool';
@@ -20,6 +19,8 @@ export async function startBackground(options: {
   /** Spawn this instead of `bash -c <command>`: the same command wrapped in the sandbox. */
   launch?: { file: string; args: string[] };
 }): Promise<StartBackgroundResult> {
+  // Loaded on first use: node:child_process is not needed on the way to the first request.
+  const { spawn } = await import('node:child_process');
   const { jobs } = options;
   if (!jobs.logDir) {
     return {
