@@ -3,6 +3,7 @@ import { kodoHome, type LoadedSettings, newSessionId } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { type CliSession, createCliSession } from '../session-factory';
+import { resolveSessionStart, type SessionStart } from '../sessions';
 import { builtinCommands } from './commands/registry';
 import { ConfirmationBridge } from './confirmation-bridge';
 import { FileIndex } from './input/file-index';
@@ -33,16 +34,36 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const stdout = context.stdout ?? process.stdout;
   const stderr = context.stderr ?? process.stderr;
   const bridge = new ConfirmationBridge();
-  const build = (sessionId: string): Promise<CliSession> =>
-    createCliSession({ args, settings: settings.merged, cwd, env, sessionId, confirm: bridge.handler });
+  const warn = (message: string) => stderr.write(`${message}\n`);
+  const build = (sessionId: string, resume?: SessionStart['resume']): Promise<CliSession> =>
+    createCliSession({
+      args,
+      settings: settings.merged,
+      cwd,
+      env,
+      sessionId,
+      confirm: bridge.handler,
+      ...(resume ? { resume } : {}),
+      onSessionWarning: warn,
+      onWarning: warn,
+    });
   let created: CliSession;
   try {
-    created = await build(newSessionId());
+    const start = resolveSessionStart(args, { cwd, env, onWarning: warn });
+    created = await build(start.sessionId, start.resume);
+    if (start.resume)
+      warn(`[INFO] Resumed session ${start.sessionId}: the model continues from its recorded history.`);
   } catch (error) {
     if (!(error instanceof FatalError)) throw error;
     stderr.write(`${error.message}\n`);
     return error.exitCode;
   }
+  // SessionStart hooks: their context becomes the first turn of the conversation (reference §9.1).
+  const { context: hookContext } = await created.session.start(
+    args.resume !== undefined ? 'resume' : 'startup',
+  );
+  if (hookContext) created.session.client.chat.addUserContent([{ text: hookContext }]);
+  const sessions = [created];
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
@@ -56,6 +77,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       createSession: async () => {
         const next = await build(newSessionId());
         generators.push(next.generator);
+        sessions.push(next);
         return next.session;
       },
       bridge,
@@ -73,6 +95,11 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
   await Promise.all(generators.map((generator) => generator.flush()));
+  for (const ended of sessions) {
+    await ended.session.end('exit');
+    await ended.session.dispose();
+    await ended.mcp?.dispose();
+  }
   stdout.write(`\nSession ${sessionId} ended.\nTo continue it later: kodo --resume ${sessionId}\n`);
   return ExitCode.ok;
 }
