@@ -2,112 +2,38 @@ import { join } from 'node:path';
 import { Chat } from '../agent/chat';
 import { AgentClient } from '../agent/client';
 import type { AgentEvent, ToolCallRequestInfo } from '../agent/events';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../agent/retry';
-import type { TurnOutcome } from '../agent/turn';
+import { DEFAULT_RETRY_POLICY } from '../agent/retry';
 import { ChatCompressor, type CompressionResult, DEFAULT_COMPRESSION } from '../context/compression';
+import { attachDiscoveredContext } from '../context/jit-context';
 import { DEFAULT_MASKING } from '../context/masking';
 import type { ProjectMemory } from '../context/memory-files';
 import type { HookSystem } from '../hooks/hook-system';
 import { HookedContentGenerator, ignoreHookVerdicts } from '../hooks/model-hooks';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
-import type { ContentGenerator } from '../llm/content-generator';
-import { contextWindowOf } from '../llm/models';
-import type { Content, GenerationConfig, Part, UsageMetadata } from '../llm/types';
+import type { Content, Part, UsageMetadata } from '../llm/types';
 import { environmentContext } from '../prompts/environment';
 import { buildSystemPrompt } from '../prompts/system-prompt';
-import type { CheckpointStore } from '../safety/checkpoints';
 import { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
-import { LOOP_NUDGE, type LoopDetectionOptions } from '../safety/loop-detection';
-import type { CommandSandbox } from '../safety/sandbox/types';
+import { LOOP_NUDGE } from '../safety/loop-detection';
 import { cancelledResponseParts } from '../scheduler/function-response';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
-import { type CompletedToolCall, type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
+import { type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
 import { fanOut, telemetryApiObserver } from '../telemetry/observer';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
-import { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from '../tools/output-limit';
-import type { ToolRegistry } from '../tools/registry';
+import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
 import { BackgroundJobs } from '../tools/shell/background-jobs';
-import type { TodoItem, ToolContext, ToolModelClient } from '../tools/tool';
+import type { TodoItem, ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
-import { type BudgetExceeded, type BudgetLimits, BudgetTracker } from './budgets';
+import { type BudgetExceeded, BudgetTracker } from './budgets';
 import type { TurnRecorder } from './recorder';
-import { SessionStats, type SessionStatsSnapshot } from './stats';
+import { budgetEvent, DEFAULT_MAX_TURNS_PER_PROMPT, toolModelClient, windowOf } from './session-helpers';
+import type { SessionOptions, SessionResult } from './session-types';
+import { SessionStats } from './stats';
 
-export interface SessionOptions {
-  generator: ContentGenerator;
-  model: string;
-  tools: ToolRegistry;
-  toolContext: ToolContext;
-  approvalMode?: ApprovalMode;
-  policy?: PolicyChecker;
-  /** Present in interactive front ends; without it, calls that need approval are refused. */
-  confirm?: ConfirmHandler;
-  /** Model round-trips allowed in the session; negative = unlimited. */
-  maxSessionTurns?: number;
-  retry?: Partial<RetryPolicy>;
-  sessionId?: string;
-  /** Replaces kodo's system prompt. */
-  systemInstruction?: string;
-  /** Add date, OS, cwd and a listing to the first user message (default true). */
-  includeEnvironmentContext?: boolean;
-  generationConfig?: GenerationConfig;
-  history?: Content[];
-  /** Loop detection thresholds (default: on). */
-  loopDetection?: LoopDetectionOptions;
-  /** Where prompts, model requests and tool calls are reported (default: nowhere). */
-  telemetry?: Telemetry;
-  /** Context files, already loaded; the session adds what tools discover. */
-  memory?: ProjectMemory;
-  /** Model to continue with when quota or overload errors persist (`model.fallback`). */
-  fallbackModel?: string;
-  /** Model round-trips allowed for one prompt (default 100). */
-  maxTurnsPerPrompt?: number;
-  /** Share of the context window at which history is compressed (`model.compressionThreshold`, 0.5). */
-  compressionThreshold?: number;
-  /** Cap on each tool output the model reads (default: 40,000 characters, nothing saved). */
-  outputLimit?: OutputLimit;
-  /** The session's hooks (settings `hooks`); none run when absent. */
-  hooks?: HookSystem;
-  /** Checkpoints before file-changing calls (`general.checkpointing`); none when absent. */
-  checkpointing?: {
-    store: CheckpointStore;
-    shell?: boolean;
-    onError?: (message: string) => void;
-    /** Snapshot at each prompt start for `/rewind` (default true; headless has no use for it). */
-    promptSnapshots?: boolean;
-  };
-  /** Confines shell commands (`tools.sandbox`, `-s`); they run as they are when absent. */
-  sandbox?: CommandSandbox;
-  /** Observes every turn boundary (the session log); nothing is recorded when absent. */
-  recorder?: TurnRecorder;
-  /** Counters and todo list of a resumed session (its history comes in `history`). */
-  restored?: { stats?: SessionStatsSnapshot; todos?: TodoItem[] };
-  /** Hard limits on cost, tokens, tool calls and time; checked between steps. */
-  budgets?: BudgetLimits;
-}
-
-export type SessionStatus =
-  | 'completed'
-  | 'cancelled'
-  | 'error'
-  | 'invalid_stream'
-  | 'max_session_turns'
-  /** The model looped again after being nudged; the prompt was stopped. */
-  | 'loop_detected'
-  /** The request would not fit the remaining context window and was not sent. */
-  | 'context_overflow'
-  /** A budget (cost, tokens, tool calls, time) ran out; the session stopped between steps. */
-  | 'budget_exceeded';
-
-export interface SessionResult {
-  status: SessionStatus;
-  /** Answer text of the final model turn (the one that asked for no tools). */
-  text: string;
-  error?: { message: string; status?: number; exitCode?: number };
-}
+export type { SessionOptions, SessionResult, SessionStatus } from './session-types';
 
 /**
  * The one driver of the agent loop, shared by headless mode, the interactive UI, the demo and the
@@ -220,7 +146,8 @@ export class Session {
         outputLimit,
         ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       },
-      model: options.toolContext.model ?? this.modelClient(options.generator),
+      model:
+        options.toolContext.model ?? toolModelClient(options.generator, () => this.client.chat.getModel()),
       todos: options.toolContext.todos ?? {
         get: () => structuredClone(this.todoItems),
         set: (items) => {
@@ -320,18 +247,6 @@ export class Session {
   }
 
   /** One-shot model calls for tools, always on the session's current model. */
-  private modelClient(generator: ContentGenerator): ToolModelClient {
-    const chat = () => this.client.chat;
-    return {
-      provider: generator.provider,
-      get model() {
-        return chat().getModel();
-      },
-      generateContent: (request, signal) =>
-        generator.generateContent({ ...request, model: chat().getModel() }, signal),
-    };
-  }
-
   getApprovalMode(): ApprovalMode {
     return this.approvalMode;
   }
@@ -444,7 +359,7 @@ export class Session {
       }
       if (turn.outcome !== 'completed') {
         return {
-          status: statusOf(turn.outcome),
+          status: turn.outcome,
           text: turn.text,
           ...(lastError ? { error: lastError } : {}),
         };
@@ -573,52 +488,7 @@ export class Session {
       this.stats.recordToolCall(call);
       this.telemetry.toolCall({ call, promptId: call.request.promptId });
     }
-    await this.attachDiscoveredContext(completed);
+    if (this.memory) await attachDiscoveredContext(completed, this.memory, this.toolContext.workspace);
     return completed;
   }
-
-  /**
-   * Context files in directories a file tool just touched join the conversation in that tool's
-   * result; a memory saved by `save_memory` is loaded for the next request.
-   */
-  private async attachDiscoveredContext(completed: CompletedToolCall[]): Promise<void> {
-    if (!this.memory) return;
-    for (const call of completed) {
-      if (call.response.status !== 'success') continue;
-      if (call.request.name === 'save_memory') {
-        await this.memory.load();
-        continue;
-      }
-      if (!JIT_CONTEXT_TOOLS.has(call.request.name)) continue;
-      const target = call.request.args.file_path ?? call.request.args.dir_path;
-      if (typeof target !== 'string') continue;
-      const discovered = await this.memory.discoverFor(this.toolContext.workspace.absolute(target));
-      const response = call.response.responseParts[0]?.functionResponse?.response;
-      if (discovered && response && typeof response.output === 'string') response.output += discovered;
-    }
-  }
-}
-
-/** Tools whose paths pull in the context files of the directories they touch (reference §10.3). */
-const JIT_CONTEXT_TOOLS = new Set(['read_file', 'list_directory', 'write_file', 'replace']);
-
-const DEFAULT_MAX_TURNS_PER_PROMPT = 100;
-
-/** Context window of a model; unknown models get Gemini's 1M (the most common case for kodo). */
-function windowOf(model: string): number {
-  return contextWindowOf(model) ?? 1_048_576;
-}
-
-function budgetEvent(exceeded: BudgetExceeded): AgentEvent {
-  return {
-    type: 'budget_exceeded',
-    budget: exceeded.budget,
-    limit: exceeded.limit,
-    used: exceeded.used,
-    message: exceeded.message,
-  };
-}
-
-function statusOf(outcome: Exclude<TurnOutcome, 'loop_nudge'>): SessionStatus {
-  return outcome;
 }

@@ -1,0 +1,92 @@
+import type { RetryPolicy } from '../agent/retry';
+import type { ProjectMemory } from '../context/memory-files';
+import type { HookSystem } from '../hooks/hook-system';
+import type { ContentGenerator } from '../llm/content-generator';
+import type { Content, GenerationConfig } from '../llm/types';
+import type { CheckpointStore } from '../safety/checkpoints';
+import type { LoopDetectionOptions } from '../safety/loop-detection';
+import type { CommandSandbox } from '../safety/sandbox/types';
+import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
+import type { ConfirmHandler } from '../scheduler/scheduler';
+import type { Telemetry } from '../telemetry/telemetry';
+import type { OutputLimit } from '../tools/output-limit';
+import type { ToolRegistry } from '../tools/registry';
+import type { TodoItem, ToolContext } from '../tools/tool';
+import type { BudgetLimits } from './budgets';
+import type { TurnRecorder } from './recorder';
+import type { SessionStatsSnapshot } from './stats';
+
+// What a Session is made from and what one prompt ends with (session.ts holds the driver).
+
+export interface SessionOptions {
+  generator: ContentGenerator;
+  model: string;
+  tools: ToolRegistry;
+  toolContext: ToolContext;
+  approvalMode?: ApprovalMode;
+  policy?: PolicyChecker;
+  /** Present in interactive front ends; without it, calls that need approval are refused. */
+  confirm?: ConfirmHandler;
+  /** Model round-trips allowed in the session; negative = unlimited. */
+  maxSessionTurns?: number;
+  retry?: Partial<RetryPolicy>;
+  sessionId?: string;
+  /** Replaces kodo's system prompt. */
+  systemInstruction?: string;
+  /** Add date, OS, cwd and a listing to the first user message (default true). */
+  includeEnvironmentContext?: boolean;
+  generationConfig?: GenerationConfig;
+  history?: Content[];
+  /** Loop detection thresholds (default: on). */
+  loopDetection?: LoopDetectionOptions;
+  /** Where prompts, model requests and tool calls are reported (default: nowhere). */
+  telemetry?: Telemetry;
+  /** Context files, already loaded; the session adds what tools discover. */
+  memory?: ProjectMemory;
+  /** Model to continue with when quota or overload errors persist (`model.fallback`). */
+  fallbackModel?: string;
+  /** Model round-trips allowed for one prompt (default 100). */
+  maxTurnsPerPrompt?: number;
+  /** Share of the context window at which history is compressed (`model.compressionThreshold`, 0.5). */
+  compressionThreshold?: number;
+  /** Cap on each tool output the model reads (default: 40,000 characters, nothing saved). */
+  outputLimit?: OutputLimit;
+  /** The session's hooks (settings `hooks`); none run when absent. */
+  hooks?: HookSystem;
+  /** Checkpoints before file-changing calls (`general.checkpointing`); none when absent. */
+  checkpointing?: {
+    store: CheckpointStore;
+    shell?: boolean;
+    onError?: (message: string) => void;
+    /** Snapshot at each prompt start for `/rewind` (default true; headless has no use for it). */
+    promptSnapshots?: boolean;
+  };
+  /** Confines shell commands (`tools.sandbox`, `-s`); they run as they are when absent. */
+  sandbox?: CommandSandbox;
+  /** Observes every turn boundary (the session log); nothing is recorded when absent. */
+  recorder?: TurnRecorder;
+  /** Counters and todo list of a resumed session (its history comes in `history`). */
+  restored?: { stats?: SessionStatsSnapshot; todos?: TodoItem[] };
+  /** Hard limits on cost, tokens, tool calls and time; checked between steps. */
+  budgets?: BudgetLimits;
+}
+
+export type SessionStatus =
+  | 'completed'
+  | 'cancelled'
+  | 'error'
+  | 'invalid_stream'
+  | 'max_session_turns'
+  /** The model looped again after being nudged; the prompt was stopped. */
+  | 'loop_detected'
+  /** The request would not fit the remaining context window and was not sent. */
+  | 'context_overflow'
+  /** A budget (cost, tokens, tool calls, time) ran out; the session stopped between steps. */
+  | 'budget_exceeded';
+
+export interface SessionResult {
+  status: SessionStatus;
+  /** Answer text of the final model turn (the one that asked for no tools). */
+  text: string;
+  error?: { message: string; status?: number; exitCode?: number };
+}
