@@ -176,9 +176,12 @@ try {
     const { at } = await terminal.waitFor(`${typed}\u001b[7m`, from, 5_000);
     echoes.push(at - sent);
   }
-  const streamingStill = !terminal.output().includes('Type your message', streamStart.offset);
+  const streamingStill = !terminal
+    .output()
+    .includes(`Step ${TOKENS / TOKENS_PER_CHUNK - 1}:`, streamStart.offset);
   const requestDone = await mock.requests[0]?.settled;
-  await terminal.waitFor(READY, streamStart.offset, 60_000);
+  await terminal.waitFor(`Step ${TOKENS / TOKENS_PER_CHUNK - 1}:`, streamStart.offset, 60_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
   const rssDuringStream = peakRssMb(childPid(terminal.child.pid!));
   await terminal.close();
 
@@ -221,14 +224,8 @@ try {
     ],
   );
 } catch (error) {
-  console.error(
-    mock.requests.map((r) => ({ outcome: r.outcome, error: r.error, chunks: r.chunkSentAt.length })),
-  );
-  const output = lastOutput();
-  const retry = output.indexOf('Retrying');
-  console.error(
-    JSON.stringify(retry >= 0 ? output.slice(Math.max(0, retry - 3000), retry - 300) : output.slice(0, 300)),
-  );
+  // Show what the terminal had received, to tell a kodo failure from a harness one.
+  console.error(`${(error as Error).message}\n${JSON.stringify(lastOutput().slice(-1500))}`);
   process.exitCode = 1;
 } finally {
   await mock.close();
