@@ -15,7 +15,7 @@ import {
   writeErrorType,
   writeTextFile,
 } from '../file-text';
-import { errnoCode, failure, failureFrom } from '../results';
+import { errnoCode, failure, failureFrom, resolveFileParam } from '../results';
 import type { ConfirmationDetails, Tool, ToolContext, ToolError, ToolResult } from '../tool';
 
 const parameters = z.object({
@@ -71,10 +71,7 @@ export function createReplaceTool(options: { fixTimeoutMs?: number } = {}): Tool
 export const replaceTool = createReplaceTool();
 
 function validateEdit(params: Params, ctx: ToolContext): ToolError | undefined {
-  if (params.file_path.trim() === '') {
-    return { type: 'invalid_tool_params', message: "The 'file_path' parameter must be non-empty." };
-  }
-  const resolved = ctx.workspace.resolvePath(params.file_path);
+  const resolved = resolveFileParam(params.file_path, ctx);
   if (!resolved.ok) return resolved.error;
   // A placeholder the model copied from old_string is real file content; a new one would delete code.
   const allowed = new Set(findPlaceholders(params.old_string));

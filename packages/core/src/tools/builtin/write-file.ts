@@ -14,7 +14,7 @@ import {
   writeErrorType,
   writeTextFile,
 } from '../file-text';
-import { errnoCode, failure, failureFrom } from '../results';
+import { errnoCode, failure, failureFrom, resolveFileParam } from '../results';
 import type { ConfirmationDetails, Tool, ToolContext, ToolError, ToolResult } from '../tool';
 
 const parameters = z.object({
@@ -56,10 +56,7 @@ export function createWriteFileTool(): Tool {
 export const writeFileTool = createWriteFileTool();
 
 function validateWrite(params: Params, ctx: ToolContext): ToolError | undefined {
-  if (params.file_path.trim() === '') {
-    return { type: 'invalid_tool_params', message: "The 'file_path' parameter must be non-empty." };
-  }
-  const resolved = ctx.workspace.resolvePath(params.file_path);
+  const resolved = resolveFileParam(params.file_path, ctx);
   if (!resolved.ok) return resolved.error;
   if (isDirectory(resolved.path)) {
     return { type: 'invalid_tool_params', message: `Path is a directory, not a file: ${resolved.path}` };
