@@ -93,7 +93,7 @@ const home = mkdtempSync(join(tmpdir(), 'kodo-bench-home-'));
 const cwd = mkdtempSync(join(tmpdir(), 'kodo-bench-cwd-'));
 const mock = await startGeminiMock();
 // Every run takes one script step; refill generously.
-mock.setScript(Array.from({ length: (RUNS + 3) * 3 + 8 }, () => ({ chunks: geminiTextReply('hello') })));
+mock.setScript(Array.from({ length: (RUNS + 3) * 4 + 8 }, () => ({ chunks: geminiTextReply('hello') })));
 try {
   const env = {
     KODO_HOME: home,
@@ -104,7 +104,7 @@ try {
     FLOOR_BASE_URL: mock.url,
   };
   process.chdir(cwd);
-  const [floor, kodo, kodoSdk, nodeEmpty, version] = await measureAll(
+  const [floor, kodo, kodoNoCache, kodoSdk, nodeEmpty, version] = await measureAll(
     [
       {
         label: 'floor: node + node:http request',
@@ -119,6 +119,12 @@ try {
         requests: true,
       },
       {
+        label: 'kodo -p "hi" (KODO_CODE_CACHE=off)',
+        command: [process.execPath, KODO_BIN, '-p', 'hi'],
+        env: { ...env, KODO_CODE_CACHE: 'off' },
+        requests: true,
+      },
+      {
         label: 'kodo -p "hi" (KODO_GEMINI_TRANSPORT=sdk)',
         command: [process.execPath, KODO_BIN, '-p', 'hi'],
         env: { ...env, KODO_GEMINI_TRANSPORT: 'sdk' },
@@ -129,14 +135,15 @@ try {
     ],
     mock,
   );
-  if (!floor || !kodo || !kodoSdk || !nodeEmpty || !version) throw new Error('missing results');
+  if (!floor || !kodo || !kodoNoCache || !kodoSdk || !nodeEmpty || !version)
+    throw new Error('missing results');
 
   console.log(
     `${RUNS} runs each, medians; peak RSS from GNU time${hasGnuTime ? '' : ' (unavailable here)'}.\n`,
   );
   printTable(
     ['run', 'launch → first request (ms)', 'wall (ms)', 'peak RSS (MB, median / max)', 'vs floor'],
-    [floor, kodo, kodoSdk].map((row) => [
+    [floor, kodo, kodoNoCache, kodoSdk].map((row) => [
       row.label,
       row.firstRequestMs !== undefined ? fmt(row.firstRequestMs) : '-',
       fmt(row.totalMs),

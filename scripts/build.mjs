@@ -6,7 +6,9 @@ import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { convertChunksToCjs } from './chunks-to-cjs.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
+import { warmCodeCache } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDist = join(root, 'packages/cli/dist');
@@ -54,8 +56,9 @@ await rm(cliDist, { recursive: true, force: true });
 await rm(coreDist, { recursive: true, force: true });
 await mkdir(cliDist, { recursive: true });
 
-// The ES module bundle: everything after the entry's fast paths, split per mode and provider.
-await build({
+// The bundle: everything after the entry's fast paths, split per mode and provider. esbuild splits
+// only ES modules; the chunks are then turned into CommonJS (see chunks-to-cjs.mjs for why).
+const { metafile } = await build({
   ...common,
   entryPoints: { cli: join(root, 'packages/cli/src/run.ts') },
   outdir: cliDist,
@@ -65,8 +68,11 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Ink imports React DevTools only when DEV=true; kodo does not ship it.
   external: ['react-devtools-core'],
+  metafile: true,
+  absWorkingDir: root,
 });
-// The entry: CommonJS for a fast start; its `import('./run')` loads the bundle above.
+await convertChunksToCjs({ outDir: cliDist, metafile, workingDir: root });
+// The entry: CommonJS for a fast start; its `require('./run')` loads the bundle above.
 await build({
   ...common,
   format: 'cjs',
@@ -77,9 +83,9 @@ await build({
   define: { __KODO_VERSION__: JSON.stringify(version) },
   plugins: [
     {
-      name: 'entry-loads-esm-bundle',
+      name: 'entry-requires-bundle',
       setup(pluginBuild) {
-        pluginBuild.onResolve({ filter: /^\.\/run$/ }, () => ({ path: './cli.mjs', external: true }));
+        pluginBuild.onResolve({ filter: /^\.\/run$/ }, () => ({ path: './cli.cjs', external: true }));
       },
     },
   ],
@@ -101,3 +107,7 @@ await build({
   outdir: coreDist,
   packages: 'external',
 });
+
+// One real headless run against a local stand-in for the Gemini API leaves V8's code cache for the
+// start-up path in dist/code-cache (see packages/cli/src/code-cache.ts).
+await warmCodeCache({ kodoEntry: join(cliDist, 'kodo.cjs') });

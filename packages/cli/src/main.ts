@@ -1,7 +1,9 @@
 // Entry point of `kodo`. Built as a small CommonJS file (dist/kodo.cjs): Node starts a CommonJS
 // entry ~8 ms faster than an ES module one, so `--version` and `--help` answer at the speed of a
-// bare `node`. Every other path imports the ES module bundle (dist/cli.mjs, code-split so each
-// mode loads only what it needs).
+// bare `node`. Every other path requires the bundle (dist/cli.cjs, code-split so each mode loads
+// only what it needs, CommonJS chunks compiled with V8's code cache: see code-cache.ts).
+import { join } from 'node:path';
+import { codeCacheDir, installCodeCache } from './code-cache';
 import { HELP_TEXT } from './help';
 import { KODO_VERSION } from './version';
 
@@ -20,7 +22,27 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(HELP_TEXT);
     return;
   }
-  const { runCli } = await import('./run');
+  // The bundle's CommonJS chunks reach the chunks that must stay ES modules (Ink's) through this.
+  Object.assign(globalThis, { __kodoImportEsm: (fileUrl: string) => import(fileUrl) });
+  // KODO_CODE_CACHE: `off` compiles from source as Node does; `report` tells on exit what was used.
+  const cacheMode = process.env.KODO_CODE_CACHE;
+  if (typeof __dirname === 'string' && cacheMode !== 'off') {
+    const cache = installCodeCache({
+      distDir: __dirname,
+      cacheDir: codeCacheDir(join(__dirname, 'code-cache')),
+      moduleClass: module.constructor,
+    });
+    if (cache && cacheMode === 'report') {
+      process.once('exit', () => {
+        const { compiled, fromCache, rejected } = cache.stats();
+        process.stderr.write(
+          `[code cache] ${compiled} chunks: ${fromCache} from the cache, ${rejected} rejected\n`,
+        );
+      });
+    }
+  }
+  // require, not import(): the bundle is CommonJS and must not pass through the ES module loader.
+  const { runCli } = require('./run') as typeof import('./run');
   process.exitCode = await runCli(argv, { version: KODO_VERSION, helpText: HELP_TEXT });
 }
 

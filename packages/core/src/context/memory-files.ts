@@ -109,7 +109,9 @@ export class ProjectMemory {
 
   private async readAll(paths: string[]): Promise<ContextFile[]> {
     const files: ContextFile[] = [];
-    for (const path of paths) {
+    // Most candidates do not exist. This runs before the first request, where a failed
+    // asynchronous read per candidate (one thread-pool round trip each) adds up to milliseconds.
+    for (const path of paths.filter((candidate) => existsSync(candidate))) {
       const real = realOr(path);
       if (this.seen.has(real)) continue;
       let content: string;

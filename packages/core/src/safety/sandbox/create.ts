@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { BWRAP_MISSING_MESSAGE, BwrapSandbox } from './bwrap';
@@ -74,6 +74,8 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undef
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     const candidate = join(dir, name);
+    // Checked first because a failed accessSync throws, and this runs on the way to the first request.
+    if (!existsSync(candidate)) continue;
     try {
       accessSync(candidate, constants.X_OK);
       if (statSync(candidate).isFile()) return candidate;

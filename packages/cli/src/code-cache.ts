@@ -1,0 +1,211 @@
+// V8 code cache for kodo's own CommonJS chunks (dist/**/*.cjs).
+//
+// Compiling the ~200 KB of JavaScript on the headless path, and then compiling each function the
+// first time it runs, is most of what kodo adds to Node's own start-up. V8 can serialise compiled
+// code and take it back (`vm.Script` `cachedData`); Node 22 does this for every module with
+// `module.enableCompileCache()`, Node 20 has only the `vm` primitive, so kodo loads its chunks
+// through this small loader. The cache is written after a run (by the build, and again by any run
+// that finds it missing or rejected, e.g. after a Node upgrade) and holds bytecode only: no data.
+//
+// V8 checks a cache against its own version and flags, but of the source only its length, so a
+// cache also records the size and mtime of the file it was made from (a rebuilt chunk never meets
+// a stale cache) and a checksum (V8 does not check one, and damaged bytecode crashes Node).
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
+import { Script } from 'node:vm';
+
+/** The few parts of Node's CommonJS `Module` this loader uses. */
+interface NodeModule {
+  exports: unknown;
+  filename: string;
+  require(id: string): unknown;
+}
+interface ModuleClass {
+  _extensions: Record<string, (module: NodeModule, filename: string) => void>;
+  _resolveFilename(request: string, parent: NodeModule): string;
+  _cache: Record<string, unknown>;
+}
+
+const MAGIC = 0x6b6f6463; // "kodc"
+/** Magic, checksum, source size, source mtime. */
+const HEADER_BYTES = 4 + 4 + 8 + 8;
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAPPER_END = '\n})';
+
+export interface CodeCacheOptions {
+  /** Chunks under this directory are compiled with the cache; anything else loads as usual. */
+  distDir: string;
+  /** Where the cache files live (one per chunk). */
+  cacheDir: string;
+  /** CommonJS's `Module` class (`module.constructor` in the entry). */
+  moduleClass: unknown;
+}
+
+/** What the loader did so far (tests and `KODO_CODE_CACHE=report`). */
+export interface CodeCacheStats {
+  /** Chunks compiled by the loader. */
+  compiled: number;
+  /** Of those, compiled from an accepted cache. */
+  fromCache: number;
+  /** Caches V8 refused (another Node version or V8 flags); they are rewritten at exit. */
+  rejected: number;
+}
+
+type ModuleFunction = (...args: unknown[]) => void;
+
+/**
+ * Installs the loader for `.cjs` files under `distDir`. The chunks it compiles cannot use
+ * `import()` (Node 20 loses the dynamic-import callback of code taken from a cache); the build
+ * makes sure they don't (scripts/chunks-to-cjs.mjs).
+ */
+export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCacheStats } | undefined {
+  const Module = options.moduleClass as ModuleClass;
+  const fallback = Module._extensions['.cjs'] ?? Module._extensions['.js'];
+  if (!fallback) return undefined;
+  const stats: CodeCacheStats = { compiled: 0, fromCache: 0, rejected: 0 };
+  const prefix = options.distDir.endsWith(sep) ? options.distDir : `${options.distDir}${sep}`;
+  const stale: { script: Script; cacheFile: string; stamp: SourceStamp }[] = [];
+  const relativeName = (filename: string) => filename.slice(prefix.length).split(sep).join('/');
+
+  /** The module function of a file under distDir, compiled with its cache when one fits. */
+  const compile = (filename: string): ModuleFunction | undefined => {
+    let source: string;
+    try {
+      source = readFileSync(filename, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const stamp = sourceStamp(filename);
+    const cacheFile = join(options.cacheDir, `${relativeName(filename).split('/').join('__')}.v8`);
+    const cachedData = stamp ? readCache(cacheFile, stamp) : undefined;
+    const script = new Script(`${WRAPPER_START}${source}${WRAPPER_END}`, {
+      filename,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    stats.compiled += 1;
+    if (cachedData && script.cachedDataRejected) stats.rejected += 1;
+    else if (cachedData) stats.fromCache += 1;
+    if (stamp && (!cachedData || script.cachedDataRejected)) stale.push({ script, cacheFile, stamp });
+    return script.runInThisContext() as ModuleFunction;
+  };
+
+  Module._extensions['.cjs'] = (module, filename) => {
+    if (!filename.startsWith(prefix)) return fallback(module, filename);
+    const load = compile(filename);
+    if (!load) return fallback(module, filename);
+    load.call(
+      module.exports,
+      module.exports,
+      requireFor(module, Module),
+      module,
+      filename,
+      dirname(filename),
+    );
+  };
+
+  // After the run the scripts hold every function it compiled: the best cache for the next one.
+  process.once('exit', () => {
+    for (const { script, cacheFile, stamp } of stale) writeCache(cacheFile, stamp, script.createCachedData());
+  });
+  return { stats: () => ({ ...stats }) };
+}
+
+/**
+ * The cache directory for this Node and these V8 flags under `base`. V8 refuses a cache made
+ * under other flags (`--max-old-space-size`, `--stack-size`…, from the command line or
+ * NODE_OPTIONS), so each combination keeps its own instead of overwriting the others' every run.
+ */
+export function codeCacheDir(base: string): string {
+  const flags = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`;
+  let hash = 0x811c9dc5 | 0;
+  for (let index = 0; index < flags.length; index += 1)
+    hash = Math.imul(hash ^ flags.charCodeAt(index), 16777619);
+  return join(base, `${process.version}-${(hash >>> 0).toString(16)}`);
+}
+
+interface SourceStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+function sourceStamp(filename: string): SourceStamp | undefined {
+  try {
+    const stats = statSync(filename);
+    return { size: stats.size, mtimeMs: stats.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function readCache(cacheFile: string, stamp: SourceStamp): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return undefined;
+  if (bytes.readDoubleLE(8) !== stamp.size || bytes.readDoubleLE(16) !== stamp.mtimeMs) return undefined;
+  const data = bytes.subarray(HEADER_BYTES);
+  return bytes.readInt32LE(4) === sampledChecksum(data) ? data : undefined;
+}
+
+/**
+ * Release builds of V8 do not checksum a code cache, and damaged bytecode crashes the process, so
+ * kodo checks one 32-bit word in every 64 (one per 256 bytes, ~10 µs for the start-up path). That
+ * catches what storage actually does to a file (zeroed or garbage blocks); the write below makes
+ * a torn file impossible in the first place.
+ */
+function sampledChecksum(data: Buffer): number {
+  let hash = 0x811c9dc5 | 0;
+  const lastWord = data.length - 4;
+  for (let offset = 0; offset <= lastWord; offset += 256)
+    hash = Math.imul(hash ^ data.readInt32LE(offset), 16777619);
+  if (lastWord >= 0) hash = Math.imul(hash ^ data.readInt32LE(lastWord), 16777619);
+  return Math.imul(hash ^ data.length, 16777619);
+}
+
+/**
+ * Written beside, flushed to disk and renamed into place: concurrent runs and a power cut never
+ * leave half a file under the real name. Best effort: a read-only install runs without a cache.
+ */
+function writeCache(cacheFile: string, stamp: SourceStamp, data: Buffer): void {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeInt32LE(sampledChecksum(data), 4);
+  header.writeDoubleLE(stamp.size, 8);
+  header.writeDoubleLE(stamp.mtimeMs, 16);
+  const temp = join(dirname(cacheFile), `.${basename(cacheFile)}.${process.pid}`);
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    const fd = openSync(temp, 'w');
+    try {
+      writeSync(fd, header);
+      writeSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, cacheFile);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** `require` as a chunk sees it: the module's own, with `resolve` and `cache` like Node's. */
+function requireFor(module: NodeModule, Module: ModuleClass): NodeJS.Require {
+  const require = ((id: string) => module.require(id)) as NodeJS.Require;
+  require.resolve = ((request: string) => Module._resolveFilename(request, module)) as NodeJS.RequireResolve;
+  require.cache = Module._cache as NodeJS.Require['cache'];
+  return require;
+}

@@ -1,0 +1,144 @@
+// The V8 code cache loader (src/code-cache.ts), run in child processes the way the entry runs it:
+// the cache is written when a process exits and used by the next; a changed chunk never runs
+// stale code; a damaged or unwritable cache costs only speed.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTempWorkspace } from '@kodo/testkit';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const source = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'code-cache.ts');
+
+let root: string;
+let cleanup: () => void;
+const dist = () => join(root, 'dist');
+const cacheDir = () => join(root, 'dist', 'code-cache');
+const chunk = () => join(root, 'dist', 'chunks', 'answer.cjs');
+const cacheFile = () => join(cacheDir(), 'chunks__answer.cjs.v8');
+
+/** Loads the chunk through the loader in a fresh process; returns what it exported and the stats. */
+function load(): { value: number; stats: { compiled: number; fromCache: number; rejected: number } } {
+  const output = execFileSync(process.execPath, [join(root, 'main.cjs')], { encoding: 'utf8' });
+  return JSON.parse(output);
+}
+
+function writeChunk(expression: string, mtime: Date): void {
+  // Enough code that V8 has something to cache: a function that runs, and one that does not.
+  writeFileSync(
+    chunk(),
+    `function compute() { let total = 0; for (let i = 0; i < 10; i += 1) total += i; return total - 45 + ${expression}; }
+function unused() { return 'never called'; }
+module.exports = { value: compute(), unused };\n`,
+  );
+  utimesSync(chunk(), mtime, mtime);
+}
+
+beforeAll(async () => {
+  const workspace = createTempWorkspace({});
+  root = workspace.root;
+  cleanup = workspace.cleanup;
+  mkdirSync(join(dist(), 'chunks'), { recursive: true });
+  await build({
+    entryPoints: [source],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: join(root, 'loader.cjs'),
+    logLevel: 'silent',
+  });
+  writeFileSync(
+    join(root, 'main.cjs'),
+    `const { installCodeCache } = require('./loader.cjs');
+const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor });
+const { value } = require('./dist/chunks/answer.cjs');
+process.stdout.write(JSON.stringify({ value, stats: cache.stats() }));\n`,
+  );
+});
+
+afterAll(() => {
+  chmodSync(cacheDir(), 0o755);
+  cleanup();
+});
+
+describe('code cache', () => {
+  it('writes the cache when a run exits and compiles the next run from it', () => {
+    writeChunk('42', new Date(2026, 0, 1));
+    expect(existsSync(cacheFile())).toBe(false);
+    expect(load()).toEqual({ value: 42, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
+    expect(existsSync(cacheFile())).toBe(true);
+    expect(load()).toEqual({ value: 42, stats: { compiled: 1, fromCache: 1, rejected: 0 } });
+  });
+
+  it('never runs a stale cache: a rebuilt chunk of the same length is compiled from its source', () => {
+    // Same length as before: V8 itself would accept the old cache for this source.
+    writeChunk('43', new Date(2026, 0, 2));
+    expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
+    expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 1, rejected: 0 } });
+  });
+
+  it('never hands V8 a damaged cache (it would crash): the chunk compiles from source, a good cache is written', () => {
+    const good = readFileSync(cacheFile());
+    // What storage does to files: a block of garbage, or zeros where data was.
+    for (const damage of [
+      (bytes: Buffer) => bytes.fill(0x5a, 600, 900),
+      (bytes: Buffer) => bytes.fill(0, 24),
+    ]) {
+      const bytes = Buffer.from(good);
+      damage(bytes);
+      writeFileSync(cacheFile(), bytes);
+      expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
+      expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 1, rejected: 0 } });
+    }
+  });
+
+  it('keeps working when the cache cannot be written (a read-only install)', () => {
+    if (process.getuid?.() === 0) return; // root writes anyway; the write is best effort either way
+    rmSync(cacheDir(), { recursive: true, force: true });
+    mkdirSync(cacheDir());
+    chmodSync(cacheDir(), 0o555);
+    writeChunk('44', new Date(2026, 0, 3));
+    expect(load()).toEqual({ value: 44, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
+    expect(existsSync(cacheFile())).toBe(false);
+  });
+
+  it('keeps one cache per Node version and V8 flags, so runs with other flags do not overwrite it', () => {
+    const dirFor = (nodeArgs: string[], env: NodeJS.ProcessEnv = {}) =>
+      execFileSync(
+        process.execPath,
+        [
+          ...nodeArgs,
+          '-e',
+          `process.stdout.write(require(${JSON.stringify(join(root, 'loader.cjs'))}).codeCacheDir('/base'))`,
+        ],
+        { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } },
+      );
+    const plain = dirFor([]);
+    expect(plain.startsWith(`/base/${process.version}-`)).toBe(true);
+    expect(dirFor([])).toBe(plain);
+    expect(dirFor(['--stack-size=2000'])).not.toBe(plain);
+    expect(dirFor([], { NODE_OPTIONS: '--max-old-space-size=512' })).not.toBe(plain);
+  });
+
+  it('leaves modules outside the dist directory to Node', () => {
+    const outside = join(tmpdir(), `kodo-outside-${process.pid}.cjs`);
+    writeFileSync(outside, 'module.exports = 7;\n');
+    try {
+      const output = execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `const { installCodeCache } = require(${JSON.stringify(join(root, 'loader.cjs'))});
+const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor });
+process.stdout.write(JSON.stringify({ value: require(${JSON.stringify(outside)}), stats: cache.stats() }));`,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(JSON.parse(output)).toEqual({ value: 7, stats: { compiled: 0, fromCache: 0, rejected: 0 } });
+    } finally {
+      rmSync(outside, { force: true });
+    }
+  });
+});

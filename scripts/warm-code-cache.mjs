@@ -1,0 +1,59 @@
+// Runs the freshly built `kodo -p` once, against a throw-away local server that answers like the
+// Gemini API (one tool call, then text), so the CommonJS chunks on the start-up path leave their
+// V8 code cache behind (packages/cli/src/code-cache.ts writes it when the run exits). A failure
+// here costs only speed, so it warns instead of failing the build.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const REPLIES = [
+  [{ functionCall: { name: 'list_directory', args: { dir_path: '.' } } }],
+  [{ text: 'Warm.' }],
+];
+
+/** @param {{ kodoEntry: string }} options */
+export async function warmCodeCache({ kodoEntry }) {
+  let served = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const parts = REPLIES[Math.min(served, REPLIES.length - 1)];
+      served += 1;
+      const chunk = {
+        candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+      };
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const scratch = mkdtempSync(join(tmpdir(), 'kodo-warm-'));
+  try {
+    // Asynchronous, so this process's event loop serves the requests while kodo runs.
+    const child = spawn(process.execPath, [kodoEntry, '-p', 'warm up'], {
+      cwd: scratch,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: scratch,
+        KODO_HOME: join(scratch, '.kodo'),
+        KODO_TRUST_WORKSPACE: 'true',
+        GEMINI_API_KEY: 'warm-up',
+        GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text) => {
+      stderr += text;
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    if (code !== 0) process.stderr.write(`warning: code cache warm-up run exited ${code}: ${stderr}\n`);
+  } finally {
+    server.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
