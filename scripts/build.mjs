@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { convertChunksToCjs } from './chunks-to-cjs.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
+import { writeHotPack } from './hot-pack.mjs';
 import { warmCodeCache } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,7 +72,19 @@ const { metafile } = await build({
   metafile: true,
   absWorkingDir: root,
 });
-await convertChunksToCjs({ outDir: cliDist, metafile, workingDir: root });
+const { converted } = await convertChunksToCjs({ outDir: cliDist, metafile, workingDir: root });
+// What `kodo -p` loads before its first request, in one file (see hot-pack.mjs).
+await writeHotPack({
+  outDir: cliDist,
+  metafile,
+  converted,
+  workingDir: root,
+  entryPoints: [
+    'packages/cli/src/run.ts',
+    'packages/cli/src/headless/run-headless.ts',
+    'packages/core/src/llm/providers/gemini-factory.ts',
+  ],
+});
 // The entry: CommonJS for a fast start; its `require('./run')` loads the bundle above.
 await build({
   ...common,

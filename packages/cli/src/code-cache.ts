@@ -28,9 +28,13 @@ import { Script } from 'node:vm';
 interface NodeModule {
   exports: unknown;
   filename: string;
+  paths: string[];
+  loaded: boolean;
   require(id: string): unknown;
 }
 interface ModuleClass {
+  new (id: string, parent: NodeModule): NodeModule;
+  _nodeModulePaths(directory: string): string[];
   _extensions: Record<string, (module: NodeModule, filename: string) => void>;
   _resolveFilename(request: string, parent: NodeModule): string;
   _cache: Record<string, unknown>;
@@ -49,19 +53,31 @@ export interface CodeCacheOptions {
   cacheDir: string;
   /** CommonJS's `Module` class (`module.constructor` in the entry). */
   moduleClass: unknown;
+  /**
+   * A pack of the chunks every run needs (scripts/hot-pack.mjs), relative to `distDir`: compiled
+   * as one script, it serves those chunks without a file read and compile each.
+   */
+  packFile?: string;
 }
 
 /** What the loader did so far (tests and `KODO_CODE_CACHE=report`). */
 export interface CodeCacheStats {
-  /** Chunks compiled by the loader. */
+  /** Scripts compiled by the loader (chunk files and the pack). */
   compiled: number;
   /** Of those, compiled from an accepted cache. */
   fromCache: number;
   /** Caches V8 refused (another Node version or V8 flags); they are rewritten at exit. */
   rejected: number;
+  /** Chunks served from the pack. */
+  packed: number;
 }
 
 type ModuleFunction = (...args: unknown[]) => void;
+interface PackedChunk {
+  size: number;
+  mtimeMs: number;
+  load: ModuleFunction;
+}
 
 /**
  * Installs the loader for `.cjs` files under `distDir`. The chunks it compiles cannot use
@@ -72,7 +88,7 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
   const Module = options.moduleClass as ModuleClass;
   const fallback = Module._extensions['.cjs'] ?? Module._extensions['.js'];
   if (!fallback) return undefined;
-  const stats: CodeCacheStats = { compiled: 0, fromCache: 0, rejected: 0 };
+  const stats: CodeCacheStats = { compiled: 0, fromCache: 0, rejected: 0, packed: 0 };
   const prefix = options.distDir.endsWith(sep) ? options.distDir : `${options.distDir}${sep}`;
   const stale: { script: Script; cacheFile: string; stamp: SourceStamp }[] = [];
   const relativeName = (filename: string) => filename.slice(prefix.length).split(sep).join('/');
@@ -99,18 +115,60 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
     return script.runInThisContext() as ModuleFunction;
   };
 
+  const pack = options.packFile ? loadPack(join(options.distDir, options.packFile), compile) : undefined;
+
+  /** The pack's function for a chunk, if the pack has it and the chunk file is the one packed. */
+  const packedLoad = (filename: string): ModuleFunction | undefined => {
+    const packed = pack?.get(relativeName(filename));
+    if (!packed) return undefined;
+    const stamp = sourceStamp(filename);
+    if (stamp?.size !== packed.size || stamp.mtimeMs !== packed.mtimeMs) return undefined;
+    stats.packed += 1;
+    return packed.load;
+  };
+
+  const run = (load: ModuleFunction, module: NodeModule, filename: string) =>
+    load.call(module.exports, module.exports, requireFor(module), module, filename, dirname(filename));
+
+  /**
+   * `require` as a chunk sees it: Node's, except that a packed sibling chunk (`./chunk-X.cjs`,
+   * `./chunks/…`) is instantiated directly. Its path is known, so Node's resolver (which looks
+   * for a package.json above the requiring file on every call) has nothing to find.
+   */
+  const requireFor = (module: NodeModule): NodeJS.Require => {
+    const directory = dirname(module.filename);
+    const require = ((id: string) => {
+      if (!(id.startsWith('./') && id.endsWith('.cjs'))) return module.require(id);
+      const filename = join(directory, id);
+      const cached = Module._cache[filename] as NodeModule | undefined;
+      if (cached) return cached.exports;
+      const load = packedLoad(filename);
+      if (!load) return module.require(id);
+      // What Module._load does for a file: cache first (cycles see partial exports), then run.
+      const child = new Module(filename, module);
+      child.filename = filename;
+      child.paths = Module._nodeModulePaths(directory);
+      Module._cache[filename] = child;
+      try {
+        run(load, child, filename);
+      } catch (error) {
+        delete Module._cache[filename];
+        throw error;
+      }
+      child.loaded = true;
+      return child.exports;
+    }) as NodeJS.Require;
+    require.resolve = ((request: string) =>
+      Module._resolveFilename(request, module)) as NodeJS.RequireResolve;
+    require.cache = Module._cache as NodeJS.Require['cache'];
+    return require;
+  };
+
   Module._extensions['.cjs'] = (module, filename) => {
     if (!filename.startsWith(prefix)) return fallback(module, filename);
-    const load = compile(filename);
+    const load = packedLoad(filename) ?? compile(filename);
     if (!load) return fallback(module, filename);
-    load.call(
-      module.exports,
-      module.exports,
-      requireFor(module, Module),
-      module,
-      filename,
-      dirname(filename),
-    );
+    run(load, module, filename);
   };
 
   // After the run the scripts hold every function it compiled: the best cache for the next one.
@@ -118,6 +176,23 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
     for (const { script, cacheFile, stamp } of stale) writeCache(cacheFile, stamp, script.createCachedData());
   });
   return { stats: () => ({ ...stats }) };
+}
+
+/** The pack's chunks by path relative to distDir; none when the pack is missing or malformed. */
+function loadPack(
+  file: string,
+  compile: (filename: string) => ModuleFunction | undefined,
+): Map<string, PackedChunk> | undefined {
+  const moduleFunction = compile(file);
+  if (!moduleFunction) return undefined;
+  const holder: { exports: unknown } = { exports: {} };
+  try {
+    moduleFunction.call(holder.exports, holder.exports, undefined, holder, file, dirname(file));
+  } catch {
+    return undefined;
+  }
+  const entries = Object.entries(holder.exports as Record<string, PackedChunk>);
+  return new Map(entries.filter(([, chunk]) => typeof chunk?.load === 'function'));
 }
 
 /**
@@ -200,12 +275,4 @@ function writeCache(cacheFile: string, stamp: SourceStamp, data: Buffer): void {
   } catch {
     rmSync(temp, { force: true });
   }
-}
-
-/** `require` as a chunk sees it: the module's own, with `resolve` and `cache` like Node's. */
-function requireFor(module: NodeModule, Module: ModuleClass): NodeJS.Require {
-  const require = ((id: string) => module.require(id)) as NodeJS.Require;
-  require.resolve = ((request: string) => Module._resolveFilename(request, module)) as NodeJS.RequireResolve;
-  require.cache = Module._cache as NodeJS.Require['cache'];
-  return require;
 }

@@ -31,12 +31,14 @@ async function main(argv: string[]): Promise<void> {
       distDir: __dirname,
       cacheDir: codeCacheDir(join(__dirname, 'code-cache')),
       moduleClass: module.constructor,
+      // Written by scripts/hot-pack.mjs (HOT_PACK_FILE).
+      packFile: 'hot-pack.cjs',
     });
     if (cache && cacheMode === 'report') {
       process.once('exit', () => {
-        const { compiled, fromCache, rejected } = cache.stats();
+        const { compiled, fromCache, rejected, packed } = cache.stats();
         process.stderr.write(
-          `[code cache] ${compiled} chunks: ${fromCache} from the cache, ${rejected} rejected\n`,
+          `[code cache] ${compiled} scripts compiled (${fromCache} from the cache, ${rejected} rejected), ${packed} chunks from the pack\n`,
         );
       });
     }

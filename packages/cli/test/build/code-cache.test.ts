@@ -2,7 +2,16 @@
 // the cache is written when a process exits and used by the next; a changed chunk never runs
 // stale code; a damaged or unwritable cache costs only speed.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +29,7 @@ const chunk = () => join(root, 'dist', 'chunks', 'answer.cjs');
 const cacheFile = () => join(cacheDir(), 'chunks__answer.cjs.v8');
 
 /** Loads the chunk through the loader in a fresh process; returns what it exported and the stats. */
-function load(): { value: number; stats: { compiled: number; fromCache: number; rejected: number } } {
+function load(): { value: number; stats: Record<string, number> } {
   const output = execFileSync(process.execPath, [join(root, 'main.cjs')], { encoding: 'utf8' });
   return JSON.parse(output);
 }
@@ -67,16 +76,16 @@ describe('code cache', () => {
   it('writes the cache when a run exits and compiles the next run from it', () => {
     writeChunk('42', new Date(2026, 0, 1));
     expect(existsSync(cacheFile())).toBe(false);
-    expect(load()).toEqual({ value: 42, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
+    expect(load()).toEqual({ value: 42, stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 } });
     expect(existsSync(cacheFile())).toBe(true);
-    expect(load()).toEqual({ value: 42, stats: { compiled: 1, fromCache: 1, rejected: 0 } });
+    expect(load()).toEqual({ value: 42, stats: { compiled: 1, fromCache: 1, rejected: 0, packed: 0 } });
   });
 
   it('never runs a stale cache: a rebuilt chunk of the same length is compiled from its source', () => {
     // Same length as before: V8 itself would accept the old cache for this source.
     writeChunk('43', new Date(2026, 0, 2));
-    expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
-    expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 1, rejected: 0 } });
+    expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 } });
+    expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 1, rejected: 0, packed: 0 } });
   });
 
   it('never hands V8 a damaged cache (it would crash): the chunk compiles from source, a good cache is written', () => {
@@ -89,8 +98,8 @@ describe('code cache', () => {
       const bytes = Buffer.from(good);
       damage(bytes);
       writeFileSync(cacheFile(), bytes);
-      expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
-      expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 1, rejected: 0 } });
+      expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 } });
+      expect(load()).toEqual({ value: 43, stats: { compiled: 1, fromCache: 1, rejected: 0, packed: 0 } });
     }
   });
 
@@ -100,7 +109,7 @@ describe('code cache', () => {
     mkdirSync(cacheDir());
     chmodSync(cacheDir(), 0o555);
     writeChunk('44', new Date(2026, 0, 3));
-    expect(load()).toEqual({ value: 44, stats: { compiled: 1, fromCache: 0, rejected: 0 } });
+    expect(load()).toEqual({ value: 44, stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 } });
     expect(existsSync(cacheFile())).toBe(false);
   });
 
@@ -136,9 +145,80 @@ process.stdout.write(JSON.stringify({ value: require(${JSON.stringify(outside)})
         ],
         { encoding: 'utf8' },
       );
-      expect(JSON.parse(output)).toEqual({ value: 7, stats: { compiled: 0, fromCache: 0, rejected: 0 } });
+      expect(JSON.parse(output)).toEqual({
+        value: 7,
+        stats: { compiled: 0, fromCache: 0, rejected: 0, packed: 0 },
+      });
     } finally {
       rmSync(outside, { force: true });
     }
+  });
+});
+
+describe('code cache: the pack of start-up chunks', () => {
+  let packRoot: string;
+  let packCleanup: () => void;
+  const chunkPath = (name: string) => join(packRoot, 'dist', 'chunks', name);
+  const MTIME = new Date(2026, 1, 1);
+
+  /** Runs main in a fresh process: requires chunk a (which requires b) and b again. */
+  function run(): { a: string; b: string; same: boolean; cached: boolean; stats: Record<string, number> } {
+    return JSON.parse(execFileSync(process.execPath, [join(packRoot, 'main.cjs')], { encoding: 'utf8' }));
+  }
+
+  /** A pack whose functions say where they came from, stamped like the files on disk. */
+  function writePack(): void {
+    const entry = (name: string, body: string) => {
+      const { size, mtimeMs } = statSync(chunkPath(name));
+      return `${JSON.stringify(`chunks/${name}`)}: { size: ${size}, mtimeMs: ${mtimeMs}, load: function (exports, require, module, __filename, __dirname) {\n${body}\n} },`;
+    };
+    writeFileSync(
+      join(packRoot, 'dist', 'pack.cjs'),
+      `"use strict";\nmodule.exports = {\n${entry('a.cjs', "const b = require('./b.cjs'); module.exports = { from: 'a-pack', b };")}\n${entry('b.cjs', "module.exports = { from: 'b-pack' };")}\n};\n`,
+    );
+  }
+
+  beforeAll(() => {
+    const workspace = createTempWorkspace({
+      'dist/chunks/a.cjs': "const b = require('./b.cjs'); module.exports = { from: 'a-file', b };\n",
+      'dist/chunks/b.cjs': "module.exports = { from: 'b-file' };\n",
+    });
+    packRoot = workspace.root;
+    packCleanup = workspace.cleanup;
+    for (const name of ['a.cjs', 'b.cjs']) utimesSync(chunkPath(name), MTIME, MTIME);
+    writeFileSync(
+      join(packRoot, 'main.cjs'),
+      `const { installCodeCache } = require(${JSON.stringify(join(root, 'loader.cjs'))});
+const dist = ${JSON.stringify(join(packRoot, 'dist'))};
+const cache = installCodeCache({ distDir: dist, cacheDir: dist + '/code-cache', moduleClass: module.constructor, packFile: 'pack.cjs' });
+const a = require(dist + '/chunks/a.cjs');
+const b = require(dist + '/chunks/b.cjs');
+process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cached: require.cache[dist + '/chunks/b.cjs']?.exports === b, stats: cache.stats() }));\n`,
+    );
+  });
+  afterAll(() => packCleanup());
+
+  it('serves packed chunks from the pack: one script compiled, one instance of each module', () => {
+    writePack();
+    const result = run();
+    expect(result).toMatchObject({ a: 'a-pack', b: 'b-pack', same: true, cached: true });
+    expect(result.stats).toEqual({ compiled: 1, fromCache: 0, rejected: 0, packed: 2 });
+    // The pack has its own code cache, like any chunk.
+    expect(run().stats).toEqual({ compiled: 1, fromCache: 1, rejected: 0, packed: 2 });
+  });
+
+  it('reads a chunk from its file when the file is not the one packed', () => {
+    writePack();
+    writeFileSync(chunkPath('b.cjs'), "module.exports = { from: 'b-new!' };\n");
+    const result = run();
+    expect(result).toMatchObject({ a: 'a-pack', b: 'b-new!', same: true });
+    expect(result.stats).toMatchObject({ compiled: 2, packed: 1 });
+  });
+
+  it('works without a pack', () => {
+    rmSync(join(packRoot, 'dist', 'pack.cjs'));
+    const result = run();
+    expect(result).toMatchObject({ a: 'a-file', same: true });
+    expect(result.stats).toMatchObject({ packed: 0, compiled: 2 });
   });
 });

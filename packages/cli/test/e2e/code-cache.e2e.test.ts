@@ -1,0 +1,57 @@
+// The built kodo's start-up path (see docs/performance.md): a headless run against the Gemini API
+// takes every chunk it needs before the first request from the pack (dist/hot-pack.cjs), compiled
+// from V8's code cache, and behaves the same with the loader switched off.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let workspace: string;
+let home: string;
+let mock: Awaited<ReturnType<typeof startGeminiMock>>;
+
+beforeAll(async () => {
+  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
+  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
+  mock = await startGeminiMock();
+});
+afterAll(async () => {
+  await mock.close();
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+const kodo = (env: Record<string, string>) => {
+  mock.setScript([{ chunks: geminiTextReply('hello from the mock') }]);
+  return runKodo(['-p', 'hi'], {
+    cwd: workspace,
+    env: { KODO_HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url, ...env },
+  });
+};
+
+describe('code cache and start-up pack (built kodo)', () => {
+  it('serves the start-up chunks from the pack, compiled from a code cache', async () => {
+    // The build leaves the caches; a second run is certain to find them whatever ran before.
+    await kodo({ KODO_CODE_CACHE: 'report' });
+    const run = await kodo({ KODO_CODE_CACHE: 'report' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('hello from the mock\n');
+    const report =
+      /\[code cache\] (\d+) scripts compiled \((\d+) from the cache, (\d+) rejected\), (\d+) chunks from the pack/.exec(
+        run.stderr,
+      );
+    expect(report, run.stderr).not.toBeNull();
+    const [compiled, fromCache, rejected, packed] = report!.slice(1).map(Number);
+    expect(packed).toBeGreaterThanOrEqual(10);
+    expect(rejected).toBe(0);
+    expect(fromCache).toBe(compiled);
+  });
+
+  it('runs the same with the loader off (KODO_CODE_CACHE=off)', async () => {
+    const run = await kodo({ KODO_CODE_CACHE: 'off' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('hello from the mock\n');
+    expect(run.stderr).not.toContain('[code cache]');
+  });
+});
