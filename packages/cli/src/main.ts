@@ -2,7 +2,8 @@
 // entry ~8 ms faster than an ES module one, so `--version` and `--help` answer at the speed of a
 // bare `node`. Every other path requires the bundle (dist/cli.cjs, code-split so each mode loads
 // only what it needs, CommonJS chunks compiled with V8's code cache: see code-cache.ts).
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { codeCacheDir, installCodeCache } from './code-cache';
 import { HELP_TEXT } from './help';
 import { KODO_VERSION } from './version';
@@ -22,8 +23,13 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(HELP_TEXT);
     return;
   }
-  // The bundle's CommonJS chunks reach the chunks that must stay ES modules (Ink's) through this.
-  Object.assign(globalThis, { __kodoImportEsm: (fileUrl: string) => import(fileUrl) });
+  // The bundle's CommonJS chunks and the chunks that must stay ES modules (Ink's) reach each other
+  // through these (see scripts/chunks-to-cjs.mjs).
+  Object.assign(globalThis, {
+    __kodoImportEsm: (fileUrl: string) => import(fileUrl),
+    __kodoRequireChunk: (importerUrl: string, specifier: string) =>
+      require(join(dirname(fileURLToPath(importerUrl)), specifier)),
+  });
   // KODO_CODE_CACHE: `off` compiles from source as Node does; `report` tells on exit what was used.
   const cacheMode = process.env.KODO_CODE_CACHE;
   if (typeof __dirname === 'string' && cacheMode !== 'off') {

@@ -3,7 +3,7 @@
 // must stay an ES module (top-level await, like Ink's), lazy chunks, a built-in imported lazily,
 // tree-sitter's Emscripten output (which declares its own `require`), and import.meta.url.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -105,6 +105,11 @@ describe('chunks-to-cjs', () => {
     const files = readdirSync(join(outDir, 'chunks'));
     expect(files.filter((file) => file.endsWith('.mjs'))).toEqual(result.keptEsm);
     expect(files.some((file) => /^lazy-.*\.cjs$/.test(file))).toBe(true);
+    // The ES module chunk takes the CommonJS chunks through require, not import: Node's loader
+    // would read and lex each one (and what it re-exports) to learn its export names.
+    const esm = readFileSync(join(outDir, 'chunks', result.keptEsm[0]!), 'utf8');
+    expect(esm).not.toMatch(/import\s*\{[^}]*\}\s*from\s*"\.\/[^"]+\.cjs"/);
+    expect(esm).toContain('__kodoRequireChunk(import.meta.url,');
     // Source maps follow the converted files.
     expect(files.filter((file) => file.endsWith('.cjs.map'))).toHaveLength(
       files.filter((file) => file.endsWith('.cjs')).length,
@@ -117,7 +122,10 @@ describe('chunks-to-cjs', () => {
       process.execPath,
       [
         '-e',
-        `globalThis.__kodoImportEsm = (url) => import(url);
+        `const { dirname, join } = require('node:path');
+const { fileURLToPath } = require('node:url');
+globalThis.__kodoImportEsm = (url) => import(url);
+globalThis.__kodoRequireChunk = (from, specifier) => require(join(dirname(fileURLToPath(from)), specifier));
 require(${JSON.stringify(join(outDir, 'entry.cjs'))}).run().then((result) => process.stdout.write(JSON.stringify(result)));`,
       ],
       { encoding: 'utf8' },
