@@ -81,6 +81,13 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     return gate.exitCode;
   }
   if (gate.notice) process.stderr.write(`${gate.notice}\n`);
+  if (gate.envFile) {
+    for (const message of gate.envFile.skipped) process.stderr.write(`[WARNING] ${message}\n`);
+    if (args.debug) {
+      const names = gate.envFile.applied.join(', ') || 'no new variables';
+      process.stderr.write(`[DEBUG] Loaded ${names} from ${gate.envFile.path}\n`);
+    }
+  }
   const loaded = gate.settings;
   const settings = loaded.merged;
 

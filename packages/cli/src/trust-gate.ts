@@ -1,7 +1,9 @@
 import {
   checkFolderTrust,
+  type EnvFileResult,
   type FolderTrust,
   type LoadedSettings,
+  loadEnvFile,
   loadSettings,
   type Settings,
   SettingsError,
@@ -33,6 +35,8 @@ export type TrustGateResult =
       trusted: boolean;
       /** A line for stderr when the run is restricted. */
       notice?: string;
+      /** The `.env` file read, with the names it set (values may be secrets). */
+      envFile?: EnvFileResult;
     }
   | { ok: false; exitCode: number; message: string };
 
@@ -81,9 +85,27 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
   if (!trusted && !options.interactive && !restrictedHeadless(userOnly.merged)) {
     return { ok: false, exitCode: ExitCode.untrusted, message: UNTRUSTED_HEADLESS_MESSAGE };
   }
-  if (!trusted) return { ok: true, settings: userOnly, trusted, notice: RESTRICTED_NOTICE };
   try {
-    return { ok: true, settings: loadSettings({ cwd, env }), trusted };
+    // The folder's `.env` (reference §14.2) once trust is known: an untrusted one may set model
+    // credentials only. Settings are read again afterwards, so `$VAR` in them sees its values.
+    const envSettings = trusted ? loadSettings({ cwd, env }).merged : userOnly.merged;
+    const envFile = loadEnvFile({
+      cwd,
+      env,
+      trusted,
+      ...(Array.isArray(envSettings.advanced?.excludedEnvVars)
+        ? { excludedEnvVars: envSettings.advanced.excludedEnvVars }
+        : {}),
+      ignoreLocalEnv: envSettings.advanced?.ignoreLocalEnv === true,
+    });
+    const settings = loadSettings({ cwd, env, skipProject: !trusted });
+    return {
+      ok: true,
+      settings,
+      trusted,
+      ...(trusted ? {} : { notice: RESTRICTED_NOTICE }),
+      ...(envFile.path ? { envFile } : {}),
+    };
   } catch (error) {
     if (error instanceof SettingsError)
       return { ok: false, exitCode: ExitCode.config, message: error.message };

@@ -13,6 +13,12 @@ export type {
 } from './agent/events';
 export { DEFAULT_RETRY_POLICY, isRetryableError, type RetryPolicy } from './agent/retry';
 export { Turn, type TurnOutcome } from './agent/turn';
+export {
+  DEFAULT_EXCLUDED_ENV_VARS,
+  type EnvFileResult,
+  loadEnvFile,
+  UNTRUSTED_ENV_ALLOWLIST,
+} from './config/env-file';
 export { geminiHome, kodoHome } from './config/paths';
 export { projectId, projectTempDir } from './config/project';
 export {
@@ -127,7 +133,6 @@ export {
   type TrustSource,
   TrustStore,
   trustFilePath,
-  UNTRUSTED_ENV_ALLOWLIST,
   UNTRUSTED_HEADLESS_MESSAGE,
 } from './safety/trust';
 export { ApprovalModePolicy } from './scheduler/policy/approval-mode-policy';

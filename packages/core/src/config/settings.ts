@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HooksConfigSettings, HooksSettings } from '../hooks/types';
 import type { McpGlobalSettings, McpServerSettings } from '../mcp/config';
+import { expandEnvInSettings } from './env-expand';
 import { geminiHome, kodoHome } from './paths';
 
 /**
@@ -54,6 +55,8 @@ export interface Settings {
   };
   /** Let web_fetch reach private, loopback and link-local addresses (default off). */
   webFetch?: { allowPrivateAddresses?: boolean };
+  /** `.env` loading (reference §14.2). */
+  advanced?: { excludedEnvVars?: string[]; ignoreLocalEnv?: boolean };
   /** Model provider profiles, used as `-m <name>:<model>` (see llm/providers/registry.ts). */
   providers?: Record<string, { type?: string; baseUrl?: string; apiKeyEnv?: string; models?: string[] }>;
   /** Hook definitions per event; the arrays of the user and project scopes are concatenated. */
@@ -123,8 +126,9 @@ export function loadSettings(options: {
   const read: SettingsScope[] = [];
   for (const [scope, candidates] of scopes) {
     for (const path of candidates) {
-      const value = readJsonFile(path);
-      if (value === undefined) continue;
+      const raw = readJsonFile(path);
+      if (raw === undefined) continue;
+      const value = expandEnvInSettings(raw, env);
       merged = deepMerge(merged, value);
       sources.push(path);
       read.push({ scope, path, settings: value as Settings });

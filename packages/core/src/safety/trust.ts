@@ -150,17 +150,6 @@ export const UNTRUSTED_HEADLESS_MESSAGE =
   '(or set `security.folderTrust.untrustedHeadless` to "restricted" in your user settings to run ' +
   "without the folder's settings, hooks and auto-approval).";
 
-/**
- * What a project `.env` may set in an untrusted folder (reference §12.3): the model keys and
- * cloud project, nothing that changes what kodo runs.
- */
-export const UNTRUSTED_ENV_ALLOWLIST: readonly string[] = [
-  'GEMINI_API_KEY',
-  'GOOGLE_API_KEY',
-  'GOOGLE_CLOUD_PROJECT',
-  'GOOGLE_CLOUD_LOCATION',
-];
-
 function readRules(file: string): TrustRule[] {
   let text: string;
   try {

@@ -65,3 +65,25 @@ describe('loadSettings', () => {
     expect(() => loadSettings({ cwd: project, env: env() })).toThrow(/settings\.json/);
   });
 });
+
+describe('environment variables in settings (reference §14.1)', () => {
+  it('expands $VAR, ${VAR} and ${VAR:-default} in every string, leaving unknown ones as written', () => {
+    write(
+      join(home, '.kodo', 'settings.json'),
+      JSON.stringify({
+        model: { name: '${MODEL:-gemini-2.5-flash}' },
+        context: { fileName: ['$DOC_NAME', '${UNSET_NAME}', '${EMPTY:-fallback}'] },
+        mcpServers: { s: { command: '$TOOLS/bin/server', args: ['--key=${KEY}'], env: { X: '$$ and $' } } },
+      }),
+    );
+    const settings = loadSettings({
+      cwd: project,
+      env: { ...env(), DOC_NAME: 'NOTES.md', EMPTY: '', TOOLS: '/opt/tools', KEY: 'k1' },
+    }).merged;
+    expect(settings.model?.name).toBe('gemini-2.5-flash');
+    expect(settings.context?.fileName).toEqual(['NOTES.md', '${UNSET_NAME}', 'fallback']);
+    expect(settings.mcpServers?.s?.command).toBe('/opt/tools/bin/server');
+    expect(settings.mcpServers?.s?.args).toEqual(['--key=k1']);
+    expect(settings.mcpServers?.s?.env).toEqual({ X: '$$ and $' });
+  });
+});

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parse } from 'dotenv';
+import { geminiHome, kodoHome } from './paths';
+
+/**
+ * `.env` loading as Gemini CLI does it (reference §14.2), so keys kept in a project's `.env` keep
+ * working: the first file found from the working directory up — in each directory
+ * `.kodo/.env` and `.gemini/.env` (trusted folders only), then `.env` — else kodo's and Gemini
+ * CLI's home `.env` (trusted only), then `~/.env`. Variables already set are never overwritten.
+ */
+
+/** Left out of a project `.env` unless `advanced.excludedEnvVars` says otherwise. */
+export const DEFAULT_EXCLUDED_ENV_VARS = [
+  'DEBUG',
+  'DEBUG_MODE',
+  'GEMINI_CLI_IDE_SERVER_STDIO_COMMAND',
+  'GEMINI_CLI_IDE_SERVER_STDIO_ARGS',
+];
+
+/**
+ * What an untrusted folder's `.env` may set: model credentials only (reference §12.3, plus
+ * kodo's other providers). Never a base URL, which could send the requests, keys included,
+ * elsewhere.
+ */
+export const UNTRUSTED_ENV_ALLOWLIST = [
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GOOGLE_CLOUD_PROJECT',
+  'GOOGLE_CLOUD_LOCATION',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'OPENROUTER_API_KEY',
+];
+
+export interface EnvFileOptions {
+  cwd: string;
+  /** Read for KODO_HOME, GEMINI_CLI_HOME and HOME, and written to. */
+  env: NodeJS.ProcessEnv;
+  trusted: boolean;
+  /** `advanced.excludedEnvVars`: names a project `.env` may not set. */
+  excludedEnvVars?: readonly string[];
+  /** `advanced.ignoreLocalEnv`: skip the project's files, use the home ones only. */
+  ignoreLocalEnv?: boolean;
+}
+
+export interface EnvFileResult {
+  /** The file read, if one was found. */
+  path?: string;
+  /** The variables it set (names only: values may be secrets). */
+  applied: string[];
+  /** Lines of the file that could not be used, one message each. */
+  skipped: string[];
+}
+
+/** Finds the `.env` for this run and sets its variables in `options.env`. */
+export function loadEnvFile(options: EnvFileOptions): EnvFileResult {
+  const found = findEnvFile(options);
+  if (!found) return { applied: [], skipped: [] };
+  let values: Record<string, string>;
+  try {
+    values = parse(readFileSync(found.path));
+  } catch {
+    return { path: found.path, applied: [], skipped: [`${found.path} could not be read`] };
+  }
+  const excluded = new Set(found.project ? (options.excludedEnvVars ?? DEFAULT_EXCLUDED_ENV_VARS) : []);
+  const allowed = options.trusted ? undefined : new Set(UNTRUSTED_ENV_ALLOWLIST);
+  const applied: string[] = [];
+  const skipped: string[] = [];
+  for (const [name, raw] of Object.entries(values)) {
+    if (options.env[name] !== undefined || excluded.has(name)) continue;
+    let value = raw;
+    if (allowed) {
+      if (!allowed.has(name)) {
+        skipped.push(`${name} is not loaded from ${found.path}: the folder is not trusted`);
+        continue;
+      }
+      value = sanitizeCredential(raw);
+    }
+    options.env[name] = value;
+    applied.push(name);
+  }
+  return { path: found.path, applied, skipped };
+}
+
+/**
+ * The `.env` this run would load. `project`: a plain `.env` in the working directory or above
+ * (not under `.kodo`/`.gemini`, and not the home fallback), where `excludedEnvVars` applies.
+ */
+export function findEnvFile(options: EnvFileOptions): { path: string; project: boolean } | undefined {
+  const home = resolve(options.env.HOME ?? homedir());
+  if (!options.ignoreLocalEnv) {
+    for (let dir = resolve(options.cwd); ; dir = dirname(dir)) {
+      const candidates = [
+        ...(options.trusted
+          ? [
+              { path: join(dir, '.kodo', '.env'), project: false },
+              { path: join(dir, '.gemini', '.env'), project: false },
+            ]
+          : []),
+        { path: join(dir, '.env'), project: dir !== home },
+      ];
+      const hit = candidates.find((candidate) => existsSync(candidate.path));
+      if (hit) return hit;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  const fallbacks = [
+    ...(options.trusted ? [join(kodoHome(options.env), '.env'), join(geminiHome(options.env), '.env')] : []),
+    join(home, '.env'),
+  ];
+  const path = fallbacks.find((candidate) => existsSync(candidate));
+  return path ? { path, project: false } : undefined;
+}
+
+/** A credential from an untrusted file: printable characters a key can contain, nothing else. */
+function sanitizeCredential(value: string): string {
+  return value.replace(/[^A-Za-z0-9._\-/:+=]/g, '');
+}
