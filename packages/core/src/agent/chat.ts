@@ -330,7 +330,7 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
-function errorTypeName(error: unknown): string {
+export function errorTypeName(error: unknown): string {
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number') return String(status);
   const code = (error as { code?: unknown } | null)?.code;

@@ -11,6 +11,7 @@ import type { HookSystem } from '../hooks/hook-system';
 import { HookedContentGenerator, ignoreHookVerdicts } from '../hooks/model-hooks';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
+import { observeOneShotCalls } from '../llm/observed-generator';
 import type { Content, Part, UsageMetadata } from '../llm/types';
 import { environmentContext } from '../prompts/environment';
 import { buildSystemPrompt } from '../prompts/system-prompt';
@@ -79,6 +80,14 @@ export class Session {
     this.cwd = options.toolContext.workspace.cwd;
     const interactive = options.confirm !== undefined;
     this.hooks = options.hooks;
+    const telemetryObserver = telemetryApiObserver(this.telemetry);
+    // Every model call counts in stats, budgets and telemetry; calls outside the conversation
+    // under their own role, as Gemini CLI names them.
+    const utility = (role: string) =>
+      observeOneShotCalls(
+        options.generator,
+        fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
+      );
     const chat = new Chat({
       // Model hooks wrap only the conversation's requests, not the one-shot calls of tools.
       generator: this.hooks ? new HookedContentGenerator(options.generator, this.hooks) : options.generator,
@@ -86,11 +95,7 @@ export class Session {
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
       observer: (() => {
-        const observer = fanOut(
-          this.stats,
-          this.budget,
-          telemetryApiObserver(options.telemetry ?? NO_TELEMETRY),
-        );
+        const observer = fanOut(this.stats, this.budget, telemetryObserver);
         // A hook's stop or block is not an API error: keep it out of stats, budgets and telemetry.
         return this.hooks ? ignoreHookVerdicts(observer) : observer;
       })(),
@@ -101,7 +106,7 @@ export class Session {
       thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
       spillDir: undefined,
     };
-    this.compressor = new ChatCompressor(options.generator, {
+    this.compressor = new ChatCompressor(utility('utility_compressor'), {
       ...DEFAULT_COMPRESSION,
       thresholdShare: options.compressionThreshold ?? DEFAULT_COMPRESSION.thresholdShare,
       contextWindow: windowOf,
@@ -147,7 +152,8 @@ export class Session {
         ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       },
       model:
-        options.toolContext.model ?? toolModelClient(options.generator, () => this.client.chat.getModel()),
+        options.toolContext.model ??
+        toolModelClient(utility('utility_tool'), () => this.client.chat.getModel()),
       todos: options.toolContext.todos ?? {
         get: () => structuredClone(this.todoItems),
         set: (items) => {

@@ -85,8 +85,30 @@ export class SessionStats implements ApiCallObserver {
   constructor(private readonly role = 'main') {}
 
   onApiResponse(info: { model: string; durationMs: number; usage: UsageMetadata | undefined }): void {
+    this.recordResponse(this.role, info);
+  }
+
+  onApiError(info: { model: string; durationMs: number; errorType: string }): void {
+    this.recordError(this.role, info);
+  }
+
+  /**
+   * An observer that counts into these stats under another role (`utility_compressor`,
+   * `utility_tool`, … as Gemini CLI names them), for model calls outside the conversation.
+   */
+  forRole(role: string): ApiCallObserver {
+    return {
+      onApiResponse: (info) => this.recordResponse(role, info),
+      onApiError: (info) => this.recordError(role, info),
+    };
+  }
+
+  private recordResponse(
+    roleName: string,
+    info: { model: string; durationMs: number; usage: UsageMetadata | undefined },
+  ): void {
     const model = this.model(info.model);
-    const role = this.roleOf(model);
+    const role = this.roleOf(model, roleName);
     const latency = Math.round(info.durationMs);
     model.api.totalRequests += 1;
     model.api.totalLatencyMs += latency;
@@ -98,9 +120,12 @@ export class SessionStats implements ApiCallObserver {
     }
   }
 
-  onApiError(info: { model: string; durationMs: number; errorType: string }): void {
+  private recordError(
+    roleName: string,
+    info: { model: string; durationMs: number; errorType: string },
+  ): void {
     const model = this.model(info.model);
-    const role = this.roleOf(model);
+    const role = this.roleOf(model, roleName);
     const latency = Math.round(info.durationMs);
     model.api.totalRequests += 1;
     model.api.totalErrors += 1;
@@ -176,14 +201,14 @@ export class SessionStats implements ApiCallObserver {
     return this.data.models[name]!;
   }
 
-  private roleOf(model: ModelStats) {
-    model.roles[this.role] ??= {
+  private roleOf(model: ModelStats, role: string) {
+    model.roles[role] ??= {
       totalRequests: 0,
       totalErrors: 0,
       totalLatencyMs: 0,
       tokens: emptyTokens(),
     };
-    return model.roles[this.role]!;
+    return model.roles[role]!;
   }
 }
 

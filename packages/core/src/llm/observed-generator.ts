@@ -1,0 +1,39 @@
+import type { ApiCallObserver } from '../agent/chat';
+import { errorTypeName } from '../agent/chat';
+import { monotonicMs } from '../utils/clock';
+import type { ContentGenerator } from './content-generator';
+
+/**
+ * A generator whose one-shot calls (`generateContent`: compression, web_fetch, the edit fixer)
+ * are reported to an observer the way the chat reports its own requests, so stats, budgets and
+ * telemetry count every model call a session makes, not only the conversation's.
+ */
+export function observeOneShotCalls(
+  generator: ContentGenerator,
+  observer: ApiCallObserver,
+): ContentGenerator {
+  return {
+    provider: generator.provider,
+    generateContentStream: (request, signal) => generator.generateContentStream(request, signal),
+    countTokens: (request, signal) => generator.countTokens(request, signal),
+    async generateContent(request, signal) {
+      const started = monotonicMs();
+      try {
+        const response = await generator.generateContent(request, signal);
+        observer.onApiResponse({
+          model: request.model,
+          durationMs: monotonicMs() - started,
+          usage: response.usageMetadata,
+        });
+        return response;
+      } catch (error) {
+        observer.onApiError({
+          model: request.model,
+          durationMs: monotonicMs() - started,
+          errorType: errorTypeName(error),
+        });
+        throw error;
+      }
+    },
+  };
+}
