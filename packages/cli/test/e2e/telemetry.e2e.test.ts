@@ -122,4 +122,32 @@ describe('telemetry', () => {
       server.close();
     }
   });
+  it('reports each hook run as a hook_call event and metric', async () => {
+    const outfile = join(home, 'telemetry.json');
+    mkdirSync(join(workspace, '.kodo'), { recursive: true });
+    writeFileSync(
+      join(workspace, '.kodo', 'settings.json'),
+      JSON.stringify({
+        telemetry: { enabled: true, outfile },
+        hooks: {
+          BeforeAgent: [{ hooks: [{ type: 'command', name: 'greeter', command: 'echo {}' }] }],
+          AfterAgent: [{ hooks: [{ type: 'command', name: 'failing', command: 'exit 1' }] }],
+        },
+      }),
+    );
+    const run = await runKodo(['-p', 'make it', '-y', '--fake-responses', fixture], {
+      cwd: workspace,
+      env: { KODO_HOME: home, GEMINI_API_KEY: 'secret-key-value' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const hookCalls = readItems(outfile)
+      .map((item) => item.attributes as Record<string, unknown> | undefined)
+      .filter((attributes) => attributes?.['event.name'] === 'kodo.hook_call');
+    expect(hookCalls).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ hook_event_name: 'BeforeAgent', success: true, exit_code: 0 }),
+        expect.objectContaining({ hook_event_name: 'AfterAgent', success: false, exit_code: 1 }),
+      ]),
+    );
+  });
 });

@@ -54,6 +54,7 @@ const NOTHING: FireResult = { outputs: [], aggregated: undefined, runs: [] };
  */
 export class HookExecutor {
   private readonly vars: Record<string, string>;
+  private readonly runListeners = new Set<(run: HookRunResult) => void>();
   /** `hooksConfig.disabled`, plus what `/hooks disable` turned off during the session. */
   readonly disabled: Set<string>;
 
@@ -173,7 +174,14 @@ export class HookExecutor {
       run = { ...base, output: parseHookOutput(result.stdout, result.stderr, result.exitCode) };
     }
     this.reportFailure(run);
+    for (const listener of this.runListeners) listener(run);
     return run;
+  }
+
+  /** Tells `listener` about every hook that ran (telemetry's `hook_call`); returns the unsubscribe. */
+  onRun(listener: (run: HookRunResult) => void): () => void {
+    this.runListeners.add(listener);
+    return () => this.runListeners.delete(listener);
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   effectiveReason,
   type HookEventName,
   type HookOutput,
+  type HookRunResult,
   type HookTailCall,
   isBlockingDecision,
   type SessionEndReason,
@@ -88,6 +89,11 @@ export class HookSystem {
 
   has(event: HookEventName): boolean {
     return this.executor.has(event);
+  }
+
+  /** Every hook run, as it ends (the session reports them to telemetry). */
+  onRun(listener: (run: HookRunResult) => void): () => void {
+    return this.executor.onRun(listener);
   }
 
   /** `/hooks disable <name>`: from now on in this session (settings are the caller's business). */

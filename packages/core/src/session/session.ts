@@ -7,6 +7,7 @@ import { ChatCompressor, type CompressionResult, DEFAULT_COMPRESSION } from '../
 import { attachDiscoveredContext } from '../context/jit-context';
 import { DEFAULT_MASKING } from '../context/masking';
 import type { ProjectMemory } from '../context/memory-files';
+import { hookLabel } from '../hooks/config';
 import type { HookSystem } from '../hooks/hook-system';
 import { HookedContentGenerator, ignoreHookVerdicts } from '../hooks/model-hooks';
 import { PromptHooks } from '../hooks/prompt-hooks';
@@ -81,6 +82,15 @@ export class Session {
     const interactive = options.confirm !== undefined;
     this.hooks = options.hooks;
     const telemetryObserver = telemetryApiObserver(this.telemetry);
+    this.hooks?.onRun((run) =>
+      this.telemetry.hookCall({
+        eventName: run.registration.event,
+        hookName: hookLabel(run.registration),
+        durationMs: run.durationMs,
+        success: run.success,
+        exitCode: run.exitCode,
+      }),
+    );
     // Every model call counts in stats, budgets and telemetry; calls outside the conversation
     // under their own role, as Gemini CLI names them.
     const utility = (role: string) =>
