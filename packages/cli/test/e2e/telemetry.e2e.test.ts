@@ -64,7 +64,7 @@ describe('telemetry', () => {
     expect(raw).not.toContain('secret-key-value');
     expect(raw).not.toContain('hello\\nworld');
     const tool = items.find(
-      (item) => (item.attributes as Record<string, unknown>)['event.name'] === 'kodo.tool_call',
+      (item) => (item.attributes as Record<string, unknown> | undefined)?.['event.name'] === 'kodo.tool_call',
     );
     expect(tool?.attributes).toMatchObject({
       function_name: 'write_file',
