@@ -21,6 +21,8 @@ import { ExitCode, FatalError } from './exit-codes';
 
 export interface SafetyOptions {
   sandbox?: CommandSandbox;
+  /** The sandbox for hook commands too (`tools.sandbox.hooks`); absent: hooks run unconfined. */
+  hookSandbox?: CommandSandbox;
   checkpointing?: {
     store: CheckpointStore;
     shell: boolean;
@@ -42,9 +44,13 @@ export interface SafetySetup {
 
 export async function safetyOptions(setup: SafetySetup): Promise<SafetyOptions> {
   const warn = setup.onWarning ?? ((message: string) => process.stderr.write(`[WARNING] ${message}\n`));
-  const sandbox = await sandboxFor(setup, warn);
+  const { sandbox, hooks } = await sandboxFor(setup, warn);
   const checkpointing = checkpointingFor(setup, warn);
-  return { ...(sandbox ? { sandbox } : {}), ...(checkpointing ? { checkpointing } : {}) };
+  return {
+    ...(sandbox ? { sandbox } : {}),
+    ...(sandbox && hooks ? { hookSandbox: sandbox } : {}),
+    ...(checkpointing ? { checkpointing } : {}),
+  };
 }
 
 /**
@@ -56,7 +62,7 @@ export async function safetyOptions(setup: SafetySetup): Promise<SafetyOptions> 
 async function sandboxFor(
   setup: SafetySetup,
   warn: (message: string) => void,
-): Promise<CommandSandbox | undefined> {
+): Promise<{ sandbox?: CommandSandbox; hooks: boolean }> {
   const { env, cwd } = setup;
   try {
     const choice = resolveSandboxChoice({
@@ -77,7 +83,7 @@ async function sandboxFor(
       const status = await sandbox.status();
       if (!status.ok) throw new SandboxError(status.message);
     }
-    return sandbox;
+    return { ...(sandbox ? { sandbox } : {}), hooks: choice.hooks };
   } catch (error) {
     if (error instanceof SandboxError) throw new FatalError(error.message, ExitCode.sandbox, 'SandboxError');
     throw error;

@@ -138,7 +138,13 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     onFeedback: setup.onPolicyFeedback ?? ((message) => process.stderr.write(`${message}\n`)),
     includeWorkspacePolicies: trusted,
   });
-  const safety = await safetyOptions({ args, settings, cwd, env, interactive: setup.confirm !== undefined });
+  const { hookSandbox, ...safety } = await safetyOptions({
+    args,
+    settings,
+    cwd,
+    env,
+    interactive: setup.confirm !== undefined,
+  });
   const log = await sessionLog(setup, tempDir);
   const warn =
     setup.onWarning ??
@@ -182,7 +188,11 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     ...safety,
     ...hookOption(
       { ...setup, allowProjectHooks: setup.allowProjectHooks ?? trusted },
-      { plansDir: join(tempDir, sessionId, 'plans'), transcript: log.recorder },
+      {
+        plansDir: join(tempDir, sessionId, 'plans'),
+        transcript: log.recorder,
+        ...(hookSandbox ? { sandbox: hookSandbox } : {}),
+      },
     ),
     recorder: log.recorder,
     budgets,
@@ -269,7 +279,7 @@ function budgetLimits(args: CliArgs, settings: Settings): BudgetLimits {
 /** The session's hooks from settings; none (no hook code on the path) when none are configured. */
 function hookOption(
   setup: CliSessionSetup,
-  paths: { plansDir: string; transcript: { readonly file: string } },
+  paths: { plansDir: string; transcript: { readonly file: string }; sandbox?: CommandSandbox },
 ): { hooks?: HookSystem } {
   const { settings } = setup;
   const sources: HookSettingsSource[] = setup.settingsScopes
@@ -297,6 +307,7 @@ function hookOption(
     // The session log (created with its first record), for hooks that read the conversation.
     transcriptPath: () => paths.transcript.file,
     onFeedback,
+    ...(paths.sandbox ? { sandbox: paths.sandbox } : {}),
   });
   return { hooks };
 }

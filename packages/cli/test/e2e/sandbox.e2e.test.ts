@@ -119,6 +119,32 @@ describe.skipIf(cannotStart !== undefined)(
       expect(read('inside.txt')).toBe('inside\n');
     });
 
+    it('runs hooks in the sandbox when one was asked for, or when tools.sandbox.hooks says so', async () => {
+      const hookSettings = (sandbox?: unknown) =>
+        writeFileSync(
+          join(home, 'settings.json'),
+          JSON.stringify({
+            ...(sandbox !== undefined ? { tools: { sandbox } } : {}),
+            hooks: {
+              BeforeAgent: [
+                { hooks: [{ type: 'command', command: `echo hook > ${outside}/hook-escaped.txt; echo {}` }] },
+              ],
+            },
+          }),
+        );
+      const escaped = join(outside, 'hook-escaped.txt');
+      hookSettings();
+      expect((await kodo(['-s', '-p', 'hi', '--fake-responses', script('true')])).code).toBe(0);
+      expect(existsSync(escaped)).toBe(false);
+      // The automatic sandbox leaves hooks as Gemini CLI runs them: unconfined.
+      expect((await kodo(['-p', 'hi', '--fake-responses', script('true')])).code).toBe(0);
+      expect(existsSync(escaped)).toBe(true);
+      rmSync(escaped);
+      hookSettings({ hooks: true });
+      expect((await kodo(['-p', 'hi', '--fake-responses', script('true')])).code).toBe(0);
+      expect(existsSync(escaped)).toBe(false);
+    });
+
     it('is on by default on Linux, and tools.sandbox: false turns it off', async () => {
       const byDefault = await kodo(['-y', '-p', 'probe', '--fake-responses', script(probeCommand())]);
       expect(byDefault.code).toBe(0);

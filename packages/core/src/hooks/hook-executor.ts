@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../safety/sandbox/types';
 import { aggregateOutputs } from './aggregate';
 import { hookEnvironment, hookVariables, substituteHookVariables } from './command-env';
 import { type HookConfig, hookLabel, isHookDisabled } from './config';
@@ -24,6 +25,8 @@ export interface HookExecutorOptions {
   transcriptPath?: () => string;
   onFeedback?: (feedback: HookFeedback) => void;
   now?: () => Date;
+  /** Hook commands run in this sandbox (`tools.sandbox.hooks`); unconfined when absent. */
+  sandbox?: CommandSandbox;
 }
 
 export interface FireOptions {
@@ -150,6 +153,7 @@ export class HookExecutor {
       input: `${JSON.stringify(input)}\n`,
       timeoutMs: registration.timeoutMs,
       ...(signal ? { signal } : {}),
+      ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
     });
     const base = {
       registration,

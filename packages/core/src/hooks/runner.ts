@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../safety/sandbox/types';
 import { terminateGroup } from '../tools/shell/process-group';
 import { monotonicMs } from '../utils/clock';
 
@@ -18,6 +19,8 @@ export interface HookProcessOptions {
   signal?: AbortSignal;
   /** Between SIGTERM and SIGKILL (default 5 s). */
   killGraceMs?: number;
+  /** Runs the command confined, as shell commands are (`tools.sandbox.hooks`). */
+  sandbox?: CommandSandbox;
 }
 
 export interface HookProcessResult {
@@ -40,14 +43,20 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
   // Loaded on first use: node:child_process is not needed on the way to the first request.
   const { spawn } = await import('node:child_process');
   const started = monotonicMs();
+  // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its stdin is a
+  // socket (it takes that for an rsh login) unless SHLVL says it is nested.
+  let command = { file: 'bash', args: ['--norc', '-c', options.command], env: options.env };
+  if (options.sandbox) {
+    const prepared = await options.sandbox.prepare({ ...command, cwd: options.cwd });
+    if (!prepared.ok) return failedStart(new Error(prepared.message), started);
+    command = prepared;
+  }
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its stdin is a
-      // socket (it takes that for an rsh login) unless SHLVL says it is nested.
-      child = spawn('bash', ['--norc', '-c', options.command], {
+      child = spawn(command.file, command.args, {
         cwd: options.cwd,
-        env: options.env,
+        env: command.env,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
       });

@@ -28,6 +28,14 @@ describe('resolveSandboxChoice', () => {
     expect(linux({ setting: false })).toMatchObject({ mode: 'off', source: 'settings' });
   });
 
+  it('sandboxes hooks when a sandbox was asked for, not with the automatic one, unless set', () => {
+    expect(linux({}).hooks).toBe(false);
+    expect(linux({ flag: true }).hooks).toBe(true);
+    expect(linux({ setting: 'bwrap' }).hooks).toBe(true);
+    expect(linux({ setting: { hooks: true } })).toMatchObject({ mode: 'auto', hooks: true });
+    expect(linux({ flag: true, setting: { hooks: false } }).hooks).toBe(false);
+  });
+
   it('picks the platform sandbox for true and accepts explicit names', () => {
     expect(resolveSandboxChoice({ env: {}, setting: true, platform: 'darwin' }).command).toBe('sandbox-exec');
     expect(linux({ setting: 'bwrap' })).toMatchObject({ mode: 'required', command: 'bwrap' });

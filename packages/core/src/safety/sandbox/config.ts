@@ -16,7 +16,11 @@ export interface SandboxSettings {
   allowedPaths?: string[];
   /** Let sandboxed commands use the network (default false). */
   networkAccess?: boolean;
-  /** Run hook commands in the sandbox too (default true). */
+  /**
+   * Run hook commands in the sandbox too. Default: when the sandbox was asked for (`-s`,
+   * `KODO_SANDBOX`, `tools.sandbox`), not with the automatic one, so hooks written for Gemini CLI
+   * (which runs them unconfined) keep their network and home directory.
+   */
   hooks?: boolean;
   /** Extra paths to hide (e.g. `~/.aws`), besides kodo's and Gemini CLI's homes. */
   hiddenPaths?: string[];
@@ -30,6 +34,7 @@ export interface SandboxChoice {
   command?: SandboxKind;
   allowedPaths: string[];
   network: boolean;
+  /** Whether hook commands run in the sandbox (see SandboxSettings.hooks). */
   hooks: boolean;
   hiddenPaths: string[];
   /** Where the decision came from, for messages. */
@@ -54,11 +59,17 @@ export interface SandboxChoiceInput {
 
 /** Throws SandboxError for values kodo cannot honour (unknown or container sandboxes). */
 export function resolveSandboxChoice(input: SandboxChoiceInput): SandboxChoice {
+  const choice = chooseSandbox(input);
+  const configured = settingOptions(input.setting).hooks;
+  return { ...choice, hooks: configured ?? choice.mode === 'required' };
+}
+
+function chooseSandbox(input: SandboxChoiceInput): SandboxChoice {
   const options = settingOptions(input.setting);
   const base = {
     allowedPaths: options.allowedPaths ?? [],
     network: options.networkAccess ?? false,
-    hooks: options.hooks ?? true,
+    hooks: false,
     hiddenPaths: options.hiddenPaths ?? [],
   };
   // Already inside a sandbox (ours or Gemini CLI's): a second layer adds nothing and may not start.
