@@ -9,6 +9,7 @@ import {
   DEFAULT_CONTEXT_FILE_NAMES,
   DEFAULT_LOOP_DETECTION,
   DEFAULT_OUTPUT_THRESHOLD_CHARS,
+  type FileFiltering,
   geminiHome,
   type HookFeedback,
   type HookSettingsSource,
@@ -171,6 +172,8 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       llmEditCorrection:
         settings.tools?.llmEditCorrection === true || settings.tools?.disableLLMCorrection === false,
       allowPrivateNetworkFetch: settings.webFetch?.allowPrivateAddresses === true,
+      fileFiltering: fileFiltering(settings),
+      ...(settings.tools?.useRipgrep === false ? { useRipgrep: false } : {}),
     },
     memory,
     approvalMode: trusted ? resolveApprovalMode(args, settings) : 'default',
@@ -310,6 +313,24 @@ function hookOption(
     ...(paths.sandbox ? { sandbox: paths.sandbox } : {}),
   });
   return { hooks };
+}
+
+/** `context.fileFiltering`: the ignore files the file tools obey; malformed values are ignored. */
+function fileFiltering(settings: Settings): Partial<FileFiltering> {
+  const configured = settings.context?.fileFiltering ?? {};
+  const flag = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
+  const respectGitIgnore = flag(configured.respectGitIgnore);
+  const respectGeminiIgnore = flag(configured.respectGeminiIgnore);
+  const custom = Array.isArray(configured.customIgnoreFilePaths)
+    ? configured.customIgnoreFilePaths.filter(
+        (path): path is string => typeof path === 'string' && path !== '',
+      )
+    : [];
+  return {
+    ...(respectGitIgnore !== undefined ? { respectGitIgnore } : {}),
+    ...(respectGeminiIgnore !== undefined ? { respectGeminiIgnore } : {}),
+    ...(custom.length > 0 ? { customIgnoreFilePaths: custom } : {}),
+  };
 }
 
 function loopDetectionOptions(settings: Settings): LoopDetectionOptions {

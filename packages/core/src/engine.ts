@@ -183,6 +183,7 @@ export { SessionStats, type SessionStatsSnapshot } from './session/stats';
 export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/lazy';
+export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
 export type {

@@ -37,9 +37,19 @@ export interface Settings {
     otlpEndpoint?: string;
     logPrompts?: boolean;
   };
-  context?: { fileName?: string | string[]; memoryBoundaryMarkers?: string[] };
+  context?: {
+    fileName?: string | string[];
+    memoryBoundaryMarkers?: string[];
+    fileFiltering?: {
+      respectGitIgnore?: boolean;
+      respectGeminiIgnore?: boolean;
+      customIgnoreFilePaths?: string[];
+    };
+  };
   tools?: {
     truncateToolOutputThreshold?: number;
+    /** false: grep_search uses git grep or its own scan instead of ripgrep. */
+    useRipgrep?: boolean;
     /** Tools to refuse (`run_shell_command(rm)` refuses that command prefix). */
     exclude?: string[];
     /** Tools to run without asking (`run_shell_command(git)` allows that command prefix). */
@@ -179,14 +189,19 @@ function deepMerge(
 
 /**
  * Arrays are replaced by the later scope, except (reference §14.1) the hook definitions of each
- * event, which add up so user and project hooks both run, and `hooksConfig.disabled`, a union:
- * a hook disabled in either scope stays off.
+ * event, which add up so user and project hooks both run, and the lists below, unions: a hook
+ * disabled, a tool excluded or an ignore file named in either scope stays so.
  */
+const UNION_ARRAYS = new Set([
+  'hooksConfig.disabled',
+  'tools.exclude',
+  'context.fileFiltering.customIgnoreFilePaths',
+  'advanced.excludedEnvVars',
+]);
+
 function mergeArrays(path: readonly string[], base: unknown[], override: unknown[]): unknown[] {
   if (path.length === 2 && path[0] === 'hooks') return [...base, ...override];
-  if (path.length === 2 && path[0] === 'hooksConfig' && path[1] === 'disabled') {
-    return [...new Set([...base, ...override])];
-  }
+  if (UNION_ARRAYS.has(path.join('.'))) return [...new Set([...base, ...override])];
   return override;
 }
 

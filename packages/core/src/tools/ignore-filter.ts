@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside } from './workspace';
 
@@ -21,8 +21,13 @@ export interface IgnoreFilterOptions {
   /** The workspace root the searched paths belong to. */
   workspaceRoot: string;
   respectGitIgnore: boolean;
-  /** Obey the project ignore files (`.geminiignore`, `.kodoignore`). */
+  /** Obey the project ignore files (`.geminiignore`, `.kodoignore`) and `customIgnoreFiles`. */
   respectGeminiIgnore: boolean;
+  /**
+   * `context.fileFiltering.customIgnoreFilePaths`: more ignore files, absolute or relative to the
+   * workspace root, read with the project ignore files; earlier entries take precedence.
+   */
+  customIgnoreFiles?: readonly string[];
 }
 
 interface RuleSet {
@@ -52,8 +57,7 @@ export class IgnoreFilter {
       this.gitExclude = loadRules(this.gitRoot, join(this.gitRoot, '.git', 'info', 'exclude'));
     }
     if (options.respectGeminiIgnore) {
-      const files = PROJECT_IGNORE_FILES.map((name) => join(options.workspaceRoot, name));
-      this.projectRules = loadRules(options.workspaceRoot, ...files);
+      this.projectRules = loadRules(options.workspaceRoot, ...projectIgnoreFiles(options));
     }
   }
 
@@ -113,6 +117,19 @@ export class IgnoreFilter {
     }
     return chain;
   }
+}
+
+/**
+ * The project ignore files in the order their rules apply: later files override earlier ones, so
+ * the custom files come last, in reverse (the first listed has the last word).
+ */
+export function projectIgnoreFiles(
+  options: Pick<IgnoreFilterOptions, 'workspaceRoot' | 'customIgnoreFiles'>,
+): string[] {
+  const custom = [...(options.customIgnoreFiles ?? [])]
+    .reverse()
+    .map((path) => resolve(options.workspaceRoot, path));
+  return [...PROJECT_IGNORE_FILES.map((name) => join(options.workspaceRoot, name)), ...custom];
 }
 
 /** true = ignored, false = re-included by a `!` rule, undefined = no rule applies. */

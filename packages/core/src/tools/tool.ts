@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import type { FunctionDeclaration, GenerateRequest, GenerateResponse, Part } from '../llm/types';
+import type { FileFiltering } from './file-filtering';
 import type { ShellServices } from './shell/background-jobs';
 import type { Workspace } from './workspace';
 
@@ -119,6 +120,10 @@ export interface ToolContext {
   memoryFilePath?: string;
   /** Let web_fetch reach private, loopback and link-local addresses (off by default). */
   allowPrivateNetworkFetch?: boolean;
+  /** Which ignore files the file tools obey by default (`context.fileFiltering`). */
+  fileFiltering?: Partial<FileFiltering>;
+  /** `tools.useRipgrep`: false makes grep_search use git grep or its own scan. */
+  useRipgrep?: boolean;
   /** Ask the model to repair a failed `replace` once (setting `tools.llmEditCorrection`). */
   llmEditCorrection?: boolean;
   /** The session's todo list (`write_todos` replaces it; front ends show it). */

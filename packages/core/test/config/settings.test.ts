@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSettings, SettingsError, stripJsonComments } from '../../src/config/settings';
+import { loadSettings, type Settings, SettingsError, stripJsonComments } from '../../src/config/settings';
 
 let home: string;
 let project: string;
@@ -86,5 +86,37 @@ describe('environment variables in settings (reference §14.1)', () => {
     expect(settings.mcpServers?.s?.command).toBe('/opt/tools/bin/server');
     expect(settings.mcpServers?.s?.args).toEqual(['--key=k1']);
     expect(settings.mcpServers?.s?.env).toEqual({ X: '$$ and $' });
+  });
+});
+
+describe('lists merged as unions (reference §14.1)', () => {
+  it('adds up tools.exclude, customIgnoreFilePaths and excludedEnvVars across scopes', () => {
+    write(
+      join(home, '.kodo', 'settings.json'),
+      JSON.stringify({
+        tools: { exclude: ['web_fetch'] },
+        context: { fileFiltering: { customIgnoreFilePaths: ['/home/ignores'] } },
+        advanced: { excludedEnvVars: ['A'] },
+        context2: ['replaced'],
+      }),
+    );
+    write(
+      join(project, '.kodo', 'settings.json'),
+      JSON.stringify({
+        tools: { exclude: ['web_fetch', 'run_shell_command'] },
+        context: { fileFiltering: { customIgnoreFilePaths: ['project-ignores'] } },
+        advanced: { excludedEnvVars: ['B'] },
+        context2: ['project'],
+      }),
+    );
+    const merged = loadSettings({ cwd: project, env: env() }).merged as Settings & { context2?: unknown };
+    expect(merged.tools?.exclude).toEqual(['web_fetch', 'run_shell_command']);
+    expect(merged.context?.fileFiltering?.customIgnoreFilePaths).toEqual([
+      '/home/ignores',
+      'project-ignores',
+    ]);
+    expect(merged.advanced?.excludedEnvVars).toEqual(['A', 'B']);
+    // Other arrays are replaced by the later scope.
+    expect(merged.context2).toEqual(['project']);
   });
 });

@@ -118,12 +118,12 @@ describe('loadSettings and hooks', () => {
         AfterTool: [{ hooks: [{ command: 'after' }] }],
       },
       hooksConfig: { disabled: ['a', 'b'], enabled: true },
-      tools: { exclude: ['x'] },
+      tools: { exclude: ['x'], core: ['read_file'] },
     });
     write(join(project, '.gemini', 'settings.json'), {
       hooks: { BeforeTool: [{ hooks: [{ command: 'project' }] }] },
       hooksConfig: { disabled: ['b', 'c'] },
-      tools: { exclude: ['y'] },
+      tools: { exclude: ['y'], core: ['glob'] },
     });
     const loaded = loadSettings({
       cwd: project,
@@ -132,7 +132,9 @@ describe('loadSettings and hooks', () => {
     expect(loaded.merged.hooks?.BeforeTool?.map((d) => d.hooks[0]!.command)).toEqual(['user', 'project']);
     expect(loaded.merged.hooks?.AfterTool).toHaveLength(1);
     expect(loaded.merged.hooksConfig).toEqual({ disabled: ['a', 'b', 'c'], enabled: true });
-    expect(loaded.merged.tools?.exclude).toEqual(['y']);
+    // tools.exclude is a union too (reference §14.1); tools.core is replaced.
+    expect(loaded.merged.tools?.exclude).toEqual(['x', 'y']);
+    expect(loaded.merged.tools?.core).toEqual(['glob']);
     expect(loaded.scopes?.map((scope) => scope.scope)).toEqual(['user', 'project']);
     expect(loaded.scopes![1]!.path).toBe(join(project, '.gemini', 'settings.json'));
     expect(loaded.scopes![1]!.settings.hooks?.BeforeTool).toHaveLength(1);

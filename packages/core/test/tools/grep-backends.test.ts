@@ -114,6 +114,40 @@ describe.each(CASES)('grep_search on $label', ({ make, gitRepo }) => {
     );
   });
 
+  it('obeys context.fileFiltering: .gitignore and the project files can be switched off, custom files added', async () => {
+    ws.write('.gitignore', 'generated/\n');
+    ws.write('.geminiignore', 'secret-g.txt\n');
+    ws.write('config/more-ignores', 'custom-*.txt\n!custom-keep.txt\n');
+    ws.write('config/other-ignores', 'custom-keep.txt\n');
+    for (const file of ['generated/out.ts', 'secret-g.txt', 'custom-a.txt', 'custom-keep.txt', 'found.txt'])
+      ws.write(file, 'needle\n');
+    const grepWith = (fileFiltering: Record<string, unknown>) =>
+      runTool(
+        createGrepTool({ backend: make() }),
+        { pattern: 'needle', names_only: true },
+        { ...ws.ctx, fileFiltering },
+      );
+    const files = async (fileFiltering: Record<string, unknown>) =>
+      text(await grepWith(fileFiltering))
+        .split('\n')
+        .slice(1)
+        .sort();
+    // The first custom file has the last word: custom-keep.txt is re-included.
+    expect(await files({ customIgnoreFilePaths: ['config/more-ignores', 'config/other-ignores'] })).toEqual([
+      'custom-keep.txt',
+      'found.txt',
+    ]);
+    expect(await files({ respectGitIgnore: false })).toEqual([
+      'custom-a.txt',
+      'custom-keep.txt',
+      'found.txt',
+      'generated/out.ts',
+    ]);
+    expect(
+      await files({ respectGeminiIgnore: false, customIgnoreFilePaths: ['config/more-ignores'] }),
+    ).toEqual(['custom-a.txt', 'custom-keep.txt', 'found.txt', 'secret-g.txt']);
+  });
+
   it('skips ignored, dependency, log and binary files unless no_ignore', async () => {
     ws.write('.gitignore', 'generated/\n');
     ws.write('.geminiignore', 'secret-g.txt\n');

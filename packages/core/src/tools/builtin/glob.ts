@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
+import { fileFilteringOf, ignoreFilterOptions } from '../file-filtering';
 import { ALWAYS_EXCLUDED_GLOBS, IgnoreFilter } from '../ignore-filter';
 import { failure, failureFrom } from '../results';
 import type { ToolContext, ToolError, ToolResult } from '../tool';
@@ -114,11 +115,12 @@ async function searchOne(
     signal,
   });
   const root = ctx.workspace.roots.find((r) => isInside(r, dir)) ?? dir;
-  const filter = new IgnoreFilter({
-    workspaceRoot: root,
-    respectGitIgnore: params.respect_git_ignore ?? true,
-    respectGeminiIgnore: params.respect_gemini_ignore ?? true,
-  });
+  const filter = new IgnoreFilter(
+    ignoreFilterOptions(root, fileFilteringOf(ctx), {
+      respectGitIgnore: params.respect_git_ignore,
+      respectGeminiIgnore: params.respect_gemini_ignore,
+    }),
+  );
   const paths: string[] = [];
   let ignored = 0;
   for (const match of matches) {

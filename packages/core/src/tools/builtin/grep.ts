@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
+import { fileFilteringOf } from '../file-filtering';
 import { type GrepBackend, type GrepMatch, queryRegExp } from '../grep/backend';
 import { type ContextWindow, withContext } from '../grep/context';
 import { formatGrepReport } from '../grep/format';
@@ -137,7 +138,12 @@ async function grepExecute({ params, ctx, signal, choice, timeoutMs }: GrepCall)
   const searchSignal = AbortSignal.any([signal, timeout]);
   let matches: GrepMatch[];
   try {
-    const backend = await choice.pick({ searchPath, env: ctx.env, signal: searchSignal });
+    const backend = await choice.pick({
+      searchPath,
+      env: ctx.env,
+      signal: searchSignal,
+      useRipgrep: ctx.useRipgrep !== false,
+    });
     matches = await backend.search({
       searchPath,
       workspaceRoot: ctx.workspace.roots.find((root) => isInside(root, searchPath)) ?? searchPath,
@@ -147,6 +153,7 @@ async function grepExecute({ params, ctx, signal, choice, timeoutMs }: GrepCall)
       excludePattern: params.exclude_pattern,
       include: params.include_pattern,
       respectIgnoreFiles: !(params.no_ignore ?? false),
+      filtering: fileFilteringOf(ctx),
       maxTotal,
       // With names_only one match proves a file matches; reading on would only cost time.
       maxPerFile: params.names_only ? 1 : params.max_matches_per_file,

@@ -2,6 +2,7 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
+import { fileFilteringOf, ignoreFilterOptions } from '../file-filtering';
 import { IgnoreFilter } from '../ignore-filter';
 import { failure, failureFrom } from '../results';
 import type { ToolContext, ToolResult } from '../tool';
@@ -118,12 +119,16 @@ async function describeEntry(dir: string, name: string): Promise<Entry | undefin
 
 function exclusionTest(params: Params, ctx: ToolContext, dir: string): (entry: Entry) => boolean {
   const patterns = (params.ignore ?? []).map(basenameGlob);
-  const respectGitIgnore = params.file_filtering_options?.respect_git_ignore ?? true;
-  const filter = new IgnoreFilter({
-    workspaceRoot: ctx.workspace.roots.find((root) => isInside(root, dir)) ?? dir,
-    respectGitIgnore,
-    respectGeminiIgnore: params.file_filtering_options?.respect_gemini_ignore ?? true,
-  });
+  const options = ignoreFilterOptions(
+    ctx.workspace.roots.find((root) => isInside(root, dir)) ?? dir,
+    fileFilteringOf(ctx),
+    {
+      respectGitIgnore: params.file_filtering_options?.respect_git_ignore,
+      respectGeminiIgnore: params.file_filtering_options?.respect_gemini_ignore,
+    },
+  );
+  const respectGitIgnore = options.respectGitIgnore;
+  const filter = new IgnoreFilter(options);
   return (entry) => {
     if (patterns.some((pattern) => pattern.test(entry.name))) return true;
     // git never tracks its own directory, so obeying git's rules hides it too.

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
+import { fileFilteringOf, ignoreFilterOptions } from '../file-filtering';
 import { classifyFile, type MediaKind } from '../file-kind';
 import { decodeText, readFileHead, splitLines } from '../file-text';
 import { IgnoreFilter } from '../ignore-filter';
@@ -122,7 +123,7 @@ async function readFileExecute(params: Params, ctx: ToolContext): Promise<ToolRe
 function ignoredPathError(abs: string, ctx: ToolContext): ToolError | undefined {
   const root = ctx.workspace.roots.find((candidate) => isInside(candidate, abs));
   if (root === undefined) return undefined; // The project temp dir has no ignore files.
-  const filter = new IgnoreFilter({ workspaceRoot: root, respectGitIgnore: true, respectGeminiIgnore: true });
+  const filter = new IgnoreFilter(ignoreFilterOptions(root, fileFilteringOf(ctx)));
   if (!filter.isIgnored(abs, false)) return undefined;
   return {
     type: 'invalid_tool_params',

@@ -1,3 +1,5 @@
+import { DEFAULT_FILE_FILTERING, type FileFiltering } from '../file-filtering';
+
 /**
  * The search engines behind `grep_search`. The tool validates, adds context lines and formats; a
  * backend only finds matching lines, within the query's limits. Three implement this interface:
@@ -20,6 +22,11 @@ export interface GrepQuery {
   include?: string;
   /** Obey .gitignore, the project ignore files and the default excludes (dependency dirs, logs). */
   respectIgnoreFiles: boolean;
+  /**
+   * With respectIgnoreFiles: which ignore files (`context.fileFiltering`); default all of
+   * .gitignore and the project ignore files.
+   */
+  filtering?: FileFiltering;
   /** Stop after this many matching lines in total. */
   maxTotal: number;
   /** Stop reading a file after this many matching lines in it. */
@@ -42,6 +49,14 @@ export interface GrepBackend {
   readonly name: string;
   /** At most `maxTotal` matches (not excluded), at most `maxPerFile` per file. */
   search(query: GrepQuery): Promise<GrepMatch[]>;
+}
+
+/** The ignore files a query obeys: none with no_ignore, else its filtering. */
+export function queryFiltering(query: Pick<GrepQuery, 'respectIgnoreFiles' | 'filtering'>): FileFiltering {
+  if (!query.respectIgnoreFiles) {
+    return { respectGitIgnore: false, respectGeminiIgnore: false, customIgnoreFilePaths: [] };
+  }
+  return query.filtering ?? DEFAULT_FILE_FILTERING;
 }
 
 /** Log and temp files: noise in a code search, skipped unless ignore rules are off. */

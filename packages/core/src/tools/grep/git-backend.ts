@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { ignoreFilterOptions } from '../file-filtering';
 import { DEPENDENCY_DIR_NAMES, IgnoreFilter, VCS_DIR_NAMES } from '../ignore-filter';
 import {
   DEFAULT_EXCLUDED_FILE_GLOBS,
@@ -7,6 +8,7 @@ import {
   type GrepMatch,
   type GrepQuery,
   MatchSink,
+  queryFiltering,
 } from './backend';
 import { runLineProcess } from './line-process';
 
@@ -38,12 +40,9 @@ export class GitGrepBackend implements GrepBackend {
     options: { isDirectory: boolean; dialect: 'perl' | 'extended' },
   ): Promise<{ kind: 'matches'; matches: GrepMatch[] } | { kind: 'failed'; message: string }> {
     const cwd = options.isDirectory ? query.searchPath : dirname(query.searchPath);
-    const projectRules = query.respectIgnoreFiles
-      ? new IgnoreFilter({
-          workspaceRoot: query.workspaceRoot,
-          respectGitIgnore: false,
-          respectGeminiIgnore: true,
-        })
+    const filtering = queryFiltering(query);
+    const projectRules = filtering.respectGeminiIgnore
+      ? new IgnoreFilter({ ...ignoreFilterOptions(query.workspaceRoot, filtering), respectGitIgnore: false })
       : undefined;
     const sink = new MatchSink(query);
     let skippedFile: string | undefined;
@@ -95,7 +94,7 @@ export function gitGrepArgs(
   const args = ['--no-pager', '-c', 'grep.fallbackToNoIndex=false', 'grep', '--untracked', '-I', '-n', '-z'];
   args.push('--no-color');
   // A file named explicitly is searched even if ignored; so is everything with no_ignore.
-  if (!query.respectIgnoreFiles || !options.isDirectory) args.push('--no-exclude-standard');
+  if (!queryFiltering(query).respectGitIgnore || !options.isDirectory) args.push('--no-exclude-standard');
   if (!query.caseSensitive) args.push('-i');
   if (query.fixedStrings) args.push('-F');
   else args.push(options.dialect === 'perl' ? '-P' : '-E');

@@ -3,6 +3,7 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { glob } from 'tinyglobby';
+import { ignoreFilterOptions } from '../file-filtering';
 import { classifyFile, isSearchableText } from '../file-kind';
 import { decodeText, splitLines } from '../file-text';
 import { DEPENDENCY_DIR_NAMES, IgnoreFilter, VCS_DIR_NAMES } from '../ignore-filter';
@@ -13,6 +14,7 @@ import {
   type GrepMatch,
   type GrepQuery,
   MatchSink,
+  queryFiltering,
   queryRegExp,
 } from './backend';
 
@@ -66,11 +68,7 @@ async function listFiles(query: GrepQuery): Promise<string[]> {
     ignore,
     signal: query.signal,
   });
-  const filter = new IgnoreFilter({
-    workspaceRoot: query.workspaceRoot,
-    respectGitIgnore: query.respectIgnoreFiles,
-    respectGeminiIgnore: query.respectIgnoreFiles,
-  });
+  const filter = new IgnoreFilter(ignoreFilterOptions(query.workspaceRoot, queryFiltering(query)));
   return found
     .map((path) => resolve(path))
     .filter((path) => isInside(query.searchPath, path))

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import { ignoreFilterOptions } from '../file-filtering';
 import {
   DEPENDENCY_DIR_NAMES,
   findGitRoot,
   IgnoreFilter,
-  PROJECT_IGNORE_FILES,
+  projectIgnoreFiles,
   VCS_DIR_NAMES,
 } from '../ignore-filter';
 import {
@@ -14,6 +15,7 @@ import {
   type GrepMatch,
   type GrepQuery,
   MatchSink,
+  queryFiltering,
 } from './backend';
 import { runLineProcess } from './line-process';
 import { isMatchMessage, parseMatch } from './rg-json';
@@ -39,7 +41,7 @@ export class RipgrepBackend implements GrepBackend {
     // A `--glob` include overrides rg's ignore rules; its hits are checked against them here.
     const recheck =
       isDirectory && query.respectIgnoreFiles && query.include?.includes('/')
-        ? new IgnoreFilter({ workspaceRoot: root, respectGitIgnore: true, respectGeminiIgnore: true })
+        ? new IgnoreFilter(ignoreFilterOptions(root, queryFiltering(query)))
         : undefined;
     let skippedFile: string | undefined;
     // rg prints each file's matches together: resolving its path once per file is enough.
@@ -109,14 +111,21 @@ export function ripgrepArgs(query: GrepQuery, target: { isDirectory: boolean }):
     }
   }
   if (query.respectIgnoreFiles) {
-    if (findGitRoot(root) === undefined) {
+    const filtering = queryFiltering(query);
+    if (!filtering.respectGitIgnore) {
+      args.push('--no-ignore-vcs');
+    } else if (findGitRoot(root) === undefined) {
       // Outside a repository .gitignore files still say what is noise, as in the other backends;
       // those above the workspace are not the project's.
       args.push('--no-require-git', '--no-ignore-parent');
     }
-    for (const name of PROJECT_IGNORE_FILES) {
-      const file = join(root, name);
-      if (existsSync(file)) args.push(`--ignore-file=${file}`);
+    if (filtering.respectGeminiIgnore) {
+      // rg gives later --ignore-file flags precedence, as projectIgnoreFiles orders them.
+      const files = projectIgnoreFiles({
+        workspaceRoot: root,
+        customIgnoreFiles: filtering.customIgnoreFilePaths,
+      });
+      for (const file of files) if (existsSync(file)) args.push(`--ignore-file=${file}`);
     }
     for (const name of DEPENDENCY_DIR_NAMES) args.push(`--glob=!${name}`);
     for (const glob of DEFAULT_EXCLUDED_FILE_GLOBS) args.push(`--glob=!${glob}`);

@@ -9,7 +9,13 @@ import { RipgrepBackend } from './rg-backend';
 
 /** Chooses the backend for one `grep_search` call. */
 export interface GrepBackendChoice {
-  pick(target: { searchPath: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<GrepBackend>;
+  pick(target: {
+    searchPath: string;
+    env: NodeJS.ProcessEnv;
+    signal: AbortSignal;
+    /** `tools.useRipgrep: false`: git grep or the JavaScript scan only. */
+    useRipgrep?: boolean;
+  }): Promise<GrepBackend>;
 }
 
 export interface AutoBackendOptions {
@@ -35,13 +41,15 @@ export function autoGrepBackends(options: AutoBackendOptions = {}): GrepBackendC
   const javascript = new JsGrepBackend();
   let ripgrep: Promise<GrepBackend | undefined> | undefined;
   return {
-    async pick({ searchPath, env, signal }) {
-      // Assigned before any await: calls of one parallel wave share a single probe.
-      ripgrep ??= candidates()
-        .then((paths) => findRipgrep(paths, env))
-        .catch(() => undefined);
-      const found = await ripgrep;
-      if (found) return found;
+    async pick({ searchPath, env, signal, useRipgrep = true }) {
+      if (useRipgrep) {
+        // Assigned before any await: calls of one parallel wave share a single probe.
+        ripgrep ??= candidates()
+          .then((paths) => findRipgrep(paths, env))
+          .catch(() => undefined);
+        const found = await ripgrep;
+        if (found) return found;
+      }
       const dir = (await stat(searchPath)).isDirectory() ? searchPath : dirname(searchPath);
       if (await insideGitWorkTree(git, dir, env, signal)) return new GitGrepBackend(git);
       return javascript;
