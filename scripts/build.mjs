@@ -1,6 +1,7 @@
 // Builds the `kodo` CLI as one ESM bundle (code-split so that interactive UI, providers and other
 // heavy parts load only when a run needs them) and the @kodo/core SDK bundle.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -73,11 +74,16 @@ const { metafile } = await build({
   absWorkingDir: root,
 });
 const { converted } = await convertChunksToCjs({ outDir: cliDist, metafile, workingDir: root });
+// The chunks' content names the build: the entry and its hot pack must come from the same one.
+const buildHash = createHash('sha256');
+for (const file of [...converted].sort()) buildHash.update(readFileSync(join(cliDist, file)));
+const buildId = buildHash.digest('hex').slice(0, 16);
 // What `kodo -p` loads before its first request, in one file (see hot-pack.mjs).
 await writeHotPack({
   outDir: cliDist,
   metafile,
   converted,
+  buildId,
   workingDir: root,
   entryPoints: [
     'packages/cli/src/run.ts',
@@ -93,7 +99,7 @@ await build({
   entryPoints: { kodo: join(root, 'packages/cli/src/main.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.cjs' },
-  define: { __KODO_VERSION__: JSON.stringify(version) },
+  define: { __KODO_VERSION__: JSON.stringify(version), __KODO_BUILD_ID__: JSON.stringify(buildId) },
   plugins: [
     {
       name: 'entry-requires-bundle',

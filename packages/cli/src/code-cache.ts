@@ -55,9 +55,10 @@ export interface CodeCacheOptions {
   moduleClass: unknown;
   /**
    * A pack of the chunks every run needs (scripts/hot-pack.mjs), relative to `distDir`: compiled
-   * as one script, it serves those chunks without a file read and compile each.
+   * as one script, it serves those chunks without a file read and compile each. Used only when
+   * it carries `buildId`, the id of the build the entry comes from.
    */
-  packFile?: string;
+  pack?: { file: string; buildId: string };
 }
 
 /** What the loader did so far (tests and `KODO_CODE_CACHE=report`). */
@@ -75,7 +76,6 @@ export interface CodeCacheStats {
 type ModuleFunction = (...args: unknown[]) => void;
 interface PackedChunk {
   size: number;
-  mtimeMs: number;
   load: ModuleFunction;
 }
 
@@ -115,14 +115,15 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
     return script.runInThisContext() as ModuleFunction;
   };
 
-  const pack = options.packFile ? loadPack(join(options.distDir, options.packFile), compile) : undefined;
+  const pack = options.pack
+    ? loadPack(join(options.distDir, options.pack.file), options.pack.buildId, compile)
+    : undefined;
 
   /** The pack's function for a chunk, if the pack has it and the chunk file is the one packed. */
   const packedLoad = (filename: string): ModuleFunction | undefined => {
     const packed = pack?.get(relativeName(filename));
     if (!packed) return undefined;
-    const stamp = sourceStamp(filename);
-    if (stamp?.size !== packed.size || stamp.mtimeMs !== packed.mtimeMs) return undefined;
+    if (sourceStamp(filename)?.size !== packed.size) return undefined;
     stats.packed += 1;
     return packed.load;
   };
@@ -178,9 +179,10 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
   return { stats: () => ({ ...stats }) };
 }
 
-/** The pack's chunks by path relative to distDir; none when the pack is missing or malformed. */
+/** The pack's chunks by path relative to distDir; none when it is missing, malformed or from another build. */
 function loadPack(
   file: string,
+  buildId: string,
   compile: (filename: string) => ModuleFunction | undefined,
 ): Map<string, PackedChunk> | undefined {
   const moduleFunction = compile(file);
@@ -191,8 +193,9 @@ function loadPack(
   } catch {
     return undefined;
   }
-  const entries = Object.entries(holder.exports as Record<string, PackedChunk>);
-  return new Map(entries.filter(([, chunk]) => typeof chunk?.load === 'function'));
+  const pack = holder.exports as { buildId?: unknown; chunks?: Record<string, PackedChunk> };
+  if (pack.buildId !== buildId || typeof pack.chunks !== 'object' || pack.chunks === null) return undefined;
+  return new Map(Object.entries(pack.chunks).filter(([, chunk]) => typeof chunk?.load === 'function'));
 }
 
 /**

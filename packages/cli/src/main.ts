@@ -8,6 +8,9 @@ import { codeCacheDir, installCodeCache } from './code-cache';
 import { HELP_TEXT } from './help';
 import { KODO_VERSION } from './version';
 
+/** Set by scripts/build.mjs: the id of this build, also written into its hot pack. */
+declare const __KODO_BUILD_ID__: string | undefined;
+
 // A closed pipe on stdout (`kodo … | head`) is a normal end, not a crash.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
@@ -37,8 +40,10 @@ async function main(argv: string[]): Promise<void> {
       distDir: __dirname,
       cacheDir: codeCacheDir(join(__dirname, 'code-cache')),
       moduleClass: module.constructor,
-      // Written by scripts/hot-pack.mjs (HOT_PACK_FILE).
-      packFile: 'hot-pack.cjs',
+      // Written by scripts/hot-pack.mjs (HOT_PACK_FILE) in the same build as this entry.
+      ...(typeof __KODO_BUILD_ID__ === 'string'
+        ? { pack: { file: 'hot-pack.cjs', buildId: __KODO_BUILD_ID__ } }
+        : {}),
     });
     if (cache && cacheMode === 'report') {
       process.once('exit', () => {

@@ -166,15 +166,15 @@ describe('code cache: the pack of start-up chunks', () => {
     return JSON.parse(execFileSync(process.execPath, [join(packRoot, 'main.cjs')], { encoding: 'utf8' }));
   }
 
-  /** A pack whose functions say where they came from, stamped like the files on disk. */
-  function writePack(): void {
+  /** A pack whose functions say where they came from, with the sizes of the files on disk. */
+  function writePack(buildId = 'build-1'): void {
     const entry = (name: string, body: string) => {
-      const { size, mtimeMs } = statSync(chunkPath(name));
-      return `${JSON.stringify(`chunks/${name}`)}: { size: ${size}, mtimeMs: ${mtimeMs}, load: function (exports, require, module, __filename, __dirname) {\n${body}\n} },`;
+      const { size } = statSync(chunkPath(name));
+      return `${JSON.stringify(`chunks/${name}`)}: { size: ${size}, load: function (exports, require, module, __filename, __dirname) {\n${body}\n} },`;
     };
     writeFileSync(
       join(packRoot, 'dist', 'pack.cjs'),
-      `"use strict";\nmodule.exports = {\n${entry('a.cjs', "const b = require('./b.cjs'); module.exports = { from: 'a-pack', b };")}\n${entry('b.cjs', "module.exports = { from: 'b-pack' };")}\n};\n`,
+      `"use strict";\nmodule.exports = { buildId: ${JSON.stringify(buildId)}, chunks: {\n${entry('a.cjs', "const b = require('./b.cjs'); module.exports = { from: 'a-pack', b };")}\n${entry('b.cjs', "module.exports = { from: 'b-pack' };")}\n} };\n`,
     );
   }
 
@@ -190,7 +190,7 @@ describe('code cache: the pack of start-up chunks', () => {
       join(packRoot, 'main.cjs'),
       `const { installCodeCache } = require(${JSON.stringify(join(root, 'loader.cjs'))});
 const dist = ${JSON.stringify(join(packRoot, 'dist'))};
-const cache = installCodeCache({ distDir: dist, cacheDir: dist + '/code-cache', moduleClass: module.constructor, packFile: 'pack.cjs' });
+const cache = installCodeCache({ distDir: dist, cacheDir: dist + '/code-cache', moduleClass: module.constructor, pack: { file: 'pack.cjs', buildId: 'build-1' } });
 const a = require(dist + '/chunks/a.cjs');
 const b = require(dist + '/chunks/b.cjs');
 process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cached: require.cache[dist + '/chunks/b.cjs']?.exports === b, stats: cache.stats() }));\n`,
@@ -207,11 +207,21 @@ process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cac
     expect(run().stats).toEqual({ compiled: 1, fromCache: 1, rejected: 0, packed: 2 });
   });
 
-  it('reads a chunk from its file when the file is not the one packed', () => {
-    writePack();
-    writeFileSync(chunkPath('b.cjs'), "module.exports = { from: 'b-new!' };\n");
+  it('ignores a pack from another build', () => {
+    writePack('build-0');
     const result = run();
-    expect(result).toMatchObject({ a: 'a-pack', b: 'b-new!', same: true });
+    expect(result).toMatchObject({ a: 'a-file', b: 'b-file', same: true });
+    expect(result.stats).toMatchObject({ packed: 0 });
+  });
+
+  it('does not go by mtimes (npm resets them on install), and reads a chunk whose size changed from its file', () => {
+    writePack();
+    const later = new Date(2027, 0, 1);
+    utimesSync(chunkPath('a.cjs'), later, later);
+    expect(run()).toMatchObject({ a: 'a-pack', b: 'b-pack' });
+    writeFileSync(chunkPath('b.cjs'), "module.exports = { from: 'b-rebuilt' };\n");
+    const result = run();
+    expect(result).toMatchObject({ a: 'a-pack', b: 'b-rebuilt', same: true });
     expect(result.stats).toMatchObject({ compiled: 2, packed: 1 });
   });
 
