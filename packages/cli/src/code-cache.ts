@@ -8,8 +8,10 @@
 // that finds it missing or rejected, e.g. after a Node upgrade) and holds bytecode only: no data.
 //
 // V8 checks a cache against its own version and flags, but of the source only its length, so a
-// cache also records the size and mtime of the file it was made from (a rebuilt chunk never meets
-// a stale cache) and a checksum (V8 does not check one, and damaged bytecode crashes Node).
+// cache also records the size of the file it was made from and which build that file came from
+// (the build id, or the file's mtime when running without one), so a rebuilt chunk never meets a
+// stale cache, and a checksum (V8 does not check one, and damaged bytecode crashes Node). Not the
+// mtime when there is a build id: npm resets every installed file's mtime to one fixed date.
 import {
   closeSync,
   fsyncSync,
@@ -41,7 +43,7 @@ interface ModuleClass {
 }
 
 const MAGIC = 0x6b6f6463; // "kodc"
-/** Magic, checksum, source size, source mtime. */
+/** Magic, checksum, source size, build (see SourceStamp). */
 const HEADER_BYTES = 4 + 4 + 8 + 8;
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { ';
 const WRAPPER_END = '\n})';
@@ -53,6 +55,8 @@ export interface CodeCacheOptions {
   cacheDir: string;
   /** CommonJS's `Module` class (`module.constructor` in the entry). */
   moduleClass: unknown;
+  /** The build the files under distDir come from; without one, caches go by the files' mtimes. */
+  buildId?: string;
   /**
    * A pack of the chunks every run needs (scripts/hot-pack.mjs), relative to `distDir`: compiled
    * as one script, it serves those chunks without a file read and compile each. Used only when
@@ -101,7 +105,7 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
     } catch {
       return undefined;
     }
-    const stamp = sourceStamp(filename);
+    const stamp = sourceStamp(filename, options.buildId);
     const cacheFile = join(options.cacheDir, `${relativeName(filename).split('/').join('__')}.v8`);
     const cachedData = stamp ? readCache(cacheFile, stamp) : undefined;
     const script = new Script(`${WRAPPER_START}${source}${WRAPPER_END}`, {
@@ -205,24 +209,29 @@ function loadPack(
  */
 export function codeCacheDir(base: string): string {
   const flags = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`;
-  let hash = 0x811c9dc5 | 0;
-  for (let index = 0; index < flags.length; index += 1)
-    hash = Math.imul(hash ^ flags.charCodeAt(index), 16777619);
-  return join(base, `${process.version}-${(hash >>> 0).toString(16)}`);
+  return join(base, `${process.version}-${fnv1a(flags).toString(16)}`);
 }
 
 interface SourceStamp {
   size: number;
-  mtimeMs: number;
+  /** The build id's hash, or the file's mtime without a build id. */
+  build: number;
 }
 
-function sourceStamp(filename: string): SourceStamp | undefined {
+function sourceStamp(filename: string, buildId?: string): SourceStamp | undefined {
   try {
     const stats = statSync(filename);
-    return { size: stats.size, mtimeMs: stats.mtimeMs };
+    return { size: stats.size, build: buildId === undefined ? stats.mtimeMs : fnv1a(buildId) };
   } catch {
     return undefined;
   }
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let index = 0; index < text.length; index += 1)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 16777619);
+  return hash >>> 0;
 }
 
 function readCache(cacheFile: string, stamp: SourceStamp): Buffer | undefined {
@@ -233,7 +242,7 @@ function readCache(cacheFile: string, stamp: SourceStamp): Buffer | undefined {
     return undefined;
   }
   if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return undefined;
-  if (bytes.readDoubleLE(8) !== stamp.size || bytes.readDoubleLE(16) !== stamp.mtimeMs) return undefined;
+  if (bytes.readDoubleLE(8) !== stamp.size || bytes.readDoubleLE(16) !== stamp.build) return undefined;
   const data = bytes.subarray(HEADER_BYTES);
   return bytes.readInt32LE(4) === sampledChecksum(data) ? data : undefined;
 }
@@ -262,7 +271,7 @@ function writeCache(cacheFile: string, stamp: SourceStamp, data: Buffer): void {
   header.writeUInt32LE(MAGIC, 0);
   header.writeInt32LE(sampledChecksum(data), 4);
   header.writeDoubleLE(stamp.size, 8);
-  header.writeDoubleLE(stamp.mtimeMs, 16);
+  header.writeDoubleLE(stamp.build, 16);
   const temp = join(dirname(cacheFile), `.${basename(cacheFile)}.${process.pid}`);
   try {
     mkdirSync(dirname(cacheFile), { recursive: true });

@@ -40,9 +40,9 @@ async function main(argv: string[]): Promise<void> {
       distDir: __dirname,
       cacheDir: codeCacheDir(join(__dirname, 'code-cache')),
       moduleClass: module.constructor,
-      // Written by scripts/hot-pack.mjs (HOT_PACK_FILE) in the same build as this entry.
+      // The pack is written by scripts/hot-pack.mjs (HOT_PACK_FILE) in the same build as this entry.
       ...(typeof __KODO_BUILD_ID__ === 'string'
-        ? { pack: { file: 'hot-pack.cjs', buildId: __KODO_BUILD_ID__ } }
+        ? { buildId: __KODO_BUILD_ID__, pack: { file: 'hot-pack.cjs', buildId: __KODO_BUILD_ID__ } }
         : {}),
     });
     if (cache && cacheMode === 'report') {

@@ -29,8 +29,11 @@ const chunk = () => join(root, 'dist', 'chunks', 'answer.cjs');
 const cacheFile = () => join(cacheDir(), 'chunks__answer.cjs.v8');
 
 /** Loads the chunk through the loader in a fresh process; returns what it exported and the stats. */
-function load(): { value: number; stats: Record<string, number> } {
-  const output = execFileSync(process.execPath, [join(root, 'main.cjs')], { encoding: 'utf8' });
+function load(buildId?: string): { value: number; stats: Record<string, number> } {
+  const output = execFileSync(process.execPath, [join(root, 'main.cjs')], {
+    encoding: 'utf8',
+    env: { ...process.env, ...(buildId ? { BUILD_ID: buildId } : {}) },
+  });
   return JSON.parse(output);
 }
 
@@ -61,7 +64,8 @@ beforeAll(async () => {
   writeFileSync(
     join(root, 'main.cjs'),
     `const { installCodeCache } = require('./loader.cjs');
-const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor });
+const buildId = process.env.BUILD_ID;
+const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor, ...(buildId ? { buildId } : {}) });
 const { value } = require('./dist/chunks/answer.cjs');
 process.stdout.write(JSON.stringify({ value, stats: cache.stats() }));\n`,
   );
@@ -111,6 +115,24 @@ describe('code cache', () => {
     writeChunk('44', new Date(2026, 0, 3));
     expect(load()).toEqual({ value: 44, stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 } });
     expect(existsSync(cacheFile())).toBe(false);
+  });
+
+  it('with a build id, goes by the build and not the mtime (npm resets mtimes on install)', () => {
+    writeChunk('50', new Date(2026, 0, 5));
+    expect(load('build-a')).toEqual({
+      value: 50,
+      stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 },
+    });
+    expect(load('build-a').stats.fromCache).toBe(1);
+    const installed = new Date(1985, 9, 26);
+    utimesSync(chunk(), installed, installed);
+    expect(load('build-a').stats.fromCache).toBe(1);
+    // Same length, another build: compiled from the source, never from the old cache.
+    writeChunk('51', installed);
+    expect(load('build-b')).toEqual({
+      value: 51,
+      stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 },
+    });
   });
 
   it('keeps one cache per Node version and V8 flags, so runs with other flags do not overwrite it', () => {
