@@ -138,10 +138,10 @@ describe('flicker: bytes written while a long answer streams', () => {
     expect(perToken).toBeLessThan(600);
     expect(last).toBeLessThan(first * 2.5 + 20_000);
     // Every repaint redraws the whole live region and leaves megabytes of garbage behind: there
-    // is about one per throttled flush while the answer streams (a finished paragraph adds one
-    // now and then), and the spinner and the clock ride along instead of repainting on their own.
+    // is one per throttled flush while the answer streams (and a few as the turn ends), and the
+    // spinner and the clock ride along instead of repainting on their own timers.
     const frames = stdout.writes.filter((w) => w.text === SYNC_START).length;
-    const allowed = span / LIVE_THROTTLE_MS;
+    const allowed = span / LIVE_THROTTLE_MS + 5;
     console.info(`[flicker] ${frames} repaints in ${span.toFixed(0)} ms (at most ${allowed.toFixed(0)})`);
     expect(frames).toBeLessThanOrEqual(allowed);
     stdin.type('\u0004');
