@@ -66,7 +66,10 @@ const { metafile } = await build({
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
   splitting: true,
-  define: { __KODO_VERSION__: JSON.stringify(version) },
+  // React and the reconciler pick their development builds at run time unless told otherwise:
+  // those are slower and record a performance measure per component render that is never
+  // cleared (thousands while one answer streams).
+  define: { __KODO_VERSION__: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
   chunkNames: 'chunks/[name]-[hash]',
   // Ink imports React DevTools only when DEV=true; kodo does not ship it.
   external: ['react-devtools-core'],

@@ -9,6 +9,7 @@ import { ConfirmationBridge } from './confirmation-bridge';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { HighlighterLoader } from './markdown/highlighter-loader';
+import { favourMemoryOverSpeed } from './memory-mode';
 import type { ThemeName } from './theme';
 
 export interface InteractiveContext {
@@ -67,6 +68,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
+  favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
   const fileIndex = new FileIndex(cwd);
   const historyStore = new InputHistoryStore(join(kodoHome(env), 'input-history.jsonl'));

@@ -6,6 +6,7 @@ import { lazyBuiltinTools, Session, ToolRegistry, Workspace } from '@kodo/core/e
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { builtinCommands } from '../../src/ui/commands/registry';
 import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
+import { LIVE_THROTTLE_MS } from '../../src/ui/hooks/use-agent';
 import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
 import { finish, ScriptedGenerator, sleep, text } from './helpers';
 
@@ -51,6 +52,8 @@ class FakeInput extends EventEmitter {
 }
 
 const TOKENS = 1200;
+/** Ink wraps each repaint of a terminal in a synchronized update. */
+const SYNC_START = '\u001b[?2026h';
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-flicker-')));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
@@ -134,6 +137,13 @@ describe('flicker: bytes written while a long answer streams', () => {
     expect(all).not.toContain('\u001b[3J');
     expect(perToken).toBeLessThan(600);
     expect(last).toBeLessThan(first * 2.5 + 20_000);
+    // Every repaint redraws the whole live region and leaves megabytes of garbage behind: there
+    // is one per throttled flush while the answer streams (and a few as the turn ends), and the
+    // spinner and the clock ride along instead of repainting on their own timers.
+    const frames = stdout.writes.filter((w) => w.text === SYNC_START).length;
+    const allowed = span / LIVE_THROTTLE_MS + 5;
+    console.info(`[flicker] ${frames} repaints in ${span.toFixed(0)} ms (at most ${allowed.toFixed(0)})`);
+    expect(frames).toBeLessThanOrEqual(allowed);
     stdin.type('\u0004');
     expect(await done).toBe(session.id);
   });

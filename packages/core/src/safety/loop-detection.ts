@@ -131,16 +131,25 @@ export class LoopDetector {
     return gaps.size <= MAX_DISTINCT_GAPS;
   }
 
+  /**
+   * Drops text older than BUFFER_LIMIT and the occurrences that started in it. Only the windows
+   * that start in the dropped text are touched (they are read back from the buffer before it is
+   * cut): visiting every window on each chunk allocated a new array per window and made a long
+   * answer churn through gigabytes of garbage.
+   */
   private trimBuffer(): void {
     if (this.buffer.length <= BUFFER_LIMIT) return;
     const drop = this.buffer.length - BUFFER_LIMIT;
+    for (let start = 0; start < drop; start += 1) {
+      const window = this.buffer.slice(start, start + WINDOW);
+      const positions = this.occurrences.get(window);
+      // Positions grow, so an occurrence that is still recorded is the oldest one.
+      if (positions?.[0] !== this.consumed + start) continue;
+      positions.shift();
+      if (positions.length === 0) this.occurrences.delete(window);
+    }
     this.buffer = this.buffer.slice(drop);
     this.consumed += drop;
-    for (const [window, positions] of this.occurrences) {
-      const kept = positions.filter((position) => position >= this.consumed);
-      if (kept.length === 0) this.occurrences.delete(window);
-      else this.occurrences.set(window, kept);
-    }
   }
 
   private resetContent(): void {

@@ -112,6 +112,54 @@ describe('LoopDetector: content chanting', () => {
       expect(detector.onContent('- checked the same kind of item again\n')).toBeUndefined();
   });
 
+  it('still flags chanting after a long varied answer has been trimmed away', () => {
+    const detector = new LoopDetector();
+    // ~60k characters: the 5,000-character window buffer is trimmed on almost every chunk.
+    for (let i = 0; i < 1_000; i += 1) {
+      expect(
+        detector.onContent(`Step ${i}: check item ${i * 7} against rule ${i % 13}, then `),
+      ).toBeUndefined();
+    }
+    let found: ReturnType<LoopDetector['onContent']>;
+    for (let i = 0; i < 30 && !found; i += 1) found = detector.onContent(sentence);
+    expect(found?.kind).toBe('chanting_identical_sentences');
+  });
+
+  it('does per-chunk work that does not grow with the buffer (a long answer stays cheap)', () => {
+    const detector = new LoopDetector();
+    // Count every touch of the window index. Visiting the whole index on each chunk (as trimming
+    // once did) made a 10k-token answer allocate over a gigabyte of short-lived arrays.
+    let touches = 0;
+    class CountingMap<K, V> extends Map<K, V> {
+      override get(key: K) {
+        touches += 1;
+        return super.get(key);
+      }
+      override set(key: K, value: V) {
+        touches += 1;
+        return super.set(key, value);
+      }
+      override delete(key: K) {
+        touches += 1;
+        return super.delete(key);
+      }
+      override *[Symbol.iterator](): MapIterator<[K, V]> {
+        for (const entry of super[Symbol.iterator]()) {
+          touches += 1;
+          yield entry;
+        }
+      }
+    }
+    (detector as unknown as { occurrences: Map<string, number[]> }).occurrences = new CountingMap();
+    let characters = 0;
+    for (let i = 0; i < 1_000; i += 1) {
+      const chunk = `Step ${i}: check item ${i * 7} against rule ${i % 13}, then `;
+      characters += chunk.length;
+      detector.onContent(chunk);
+    }
+    expect(touches).toBeLessThan(characters * 4);
+  });
+
   it('resets content tracking on a tool call', () => {
     const detector = new LoopDetector();
     for (let i = 0; i < 8; i += 1) detector.onContent(sentence);

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
 import { formatDuration } from '../format';
+import { useIdleRepaint } from '../hooks/use-idle-repaint';
 import { useTheme } from '../hooks/use-theme';
 import type { RetryNotice } from '../turn-accumulator';
 import { Spinner } from './spinner';
@@ -17,11 +17,9 @@ interface Props {
 /** While a request runs: spinner, elapsed time, retry countdown, and how to cancel. */
 export function StatusLine({ startedAt, retry, waitingForApproval, hint }: Props) {
   const theme = useTheme();
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 500);
-    return () => clearInterval(timer);
-  }, []);
+  // The elapsed time is read at each render; alone, the line repaints twice a second.
+  useIdleRepaint(500);
+  const now = Date.now();
   let text: string;
   if (retry) {
     const left = Math.max(0, Math.ceil((retry.at + retry.delayMs - now) / 1000));

@@ -5,7 +5,7 @@ import { useTheme } from '../hooks/use-theme';
 import { sanitizeForTerminal } from '../sanitize';
 import type { Theme } from '../theme';
 import { CodeBlock } from './code-block';
-import { decodeEntities, renderInline } from './inline';
+import { renderWrappedInline } from './inline';
 import { Table } from './table';
 
 interface Props {
@@ -60,15 +60,16 @@ function renderBlock(token: Token, context: BlockContext, key: string): ReactNod
       const heading = token as Tokens.Heading;
       return (
         <Text bold color={heading.depth <= 2 ? theme.accent : undefined} underline={heading.depth === 1}>
-          {renderInline(heading.tokens, theme, key)}
+          {renderWrappedInline(heading.tokens, theme, width, key)}
         </Text>
       );
     }
     case 'paragraph':
-      return <Text>{renderInline((token as Tokens.Paragraph).tokens, theme, key)}</Text>;
+      return <Text>{renderWrappedInline((token as Tokens.Paragraph).tokens, theme, width, key)}</Text>;
     case 'text': {
       const text = token as Tokens.Text;
-      return <Text>{text.tokens ? renderInline(text.tokens, theme, key) : decodeEntities(text.text)}</Text>;
+      const inline = text.tokens ?? [{ type: 'text', raw: text.raw, text: text.text }];
+      return <Text>{renderWrappedInline(inline, theme, width, key)}</Text>;
     }
     case 'code': {
       const code = token as Tokens.Code;

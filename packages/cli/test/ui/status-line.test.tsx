@@ -1,0 +1,66 @@
+import { Box, Text } from 'ink';
+import { render } from 'ink-testing-library';
+import { useEffect, useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { StatusLine } from '../../src/ui/components/status-line';
+import { ThemeContext } from '../../src/ui/hooks/use-theme';
+import { resolveTheme } from '../../src/ui/theme';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const theme = resolveTheme('dark', {});
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+
+/** A parent that repaints on its own every `everyMs` (like the live region while text streams). */
+function Repainting({ everyMs, onRender }: { everyMs: number; onRender(): void }) {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setCount((value) => value + 1), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  onRender();
+  return (
+    <Box flexDirection="column">
+      <Text>repaint {count}</Text>
+      <StatusLine startedAt={Date.now()} retry={undefined} waitingForApproval={false} />
+    </Box>
+  );
+}
+
+describe('StatusLine', () => {
+  it('animates on its own while nothing else repaints', async () => {
+    const { frames, unmount } = render(
+      <ThemeContext.Provider value={theme}>
+        <StatusLine startedAt={Date.now()} retry={undefined} waitingForApproval={false} />
+      </ThemeContext.Provider>,
+    );
+    await sleep(450);
+    unmount();
+    const glyphs = new Set(frames.map((frame) => SPINNER.exec(frame)?.[0]));
+    expect(frames.length).toBeGreaterThanOrEqual(3);
+    expect(glyphs.size).toBeGreaterThanOrEqual(3);
+    expect(frames.at(-1)).toContain('esc to cancel');
+  });
+
+  it('adds no repaints of its own while the screen repaints anyway', async () => {
+    // Ink redraws the whole dynamic region on every commit: a spinner with its own timer would
+    // add ten full redraws a second to the twenty of a streaming answer.
+    let parentRenders = 0;
+    const { frames, unmount } = render(
+      <ThemeContext.Provider value={theme}>
+        <Repainting
+          everyMs={30}
+          onRender={() => {
+            parentRenders += 1;
+          }}
+        />
+      </ThemeContext.Provider>,
+    );
+    await sleep(600);
+    unmount();
+    expect(parentRenders).toBeGreaterThan(10);
+    expect(frames.length).toBeLessThanOrEqual(parentRenders + 1);
+    // …and the spinner still turns with those repaints.
+    const glyphs = new Set(frames.map((frame) => SPINNER.exec(frame)?.[0]));
+    expect(glyphs.size).toBeGreaterThanOrEqual(4);
+  });
+});
