@@ -88,13 +88,24 @@ interface PackedChunk {
  * `import()` (Node 20 loses the dynamic-import callback of code taken from a cache); the build
  * makes sure they don't (scripts/chunks-to-cjs.mjs).
  */
-export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCacheStats } | undefined {
+export interface CodeCacheHandle {
+  stats(): CodeCacheStats;
+  /**
+   * V8's flags were changed at run time (`v8.setFlagsFromString`): caches no longer fit what V8
+   * expects, and a cache made now would not fit the next run. From here on scripts compile
+   * without caches, and none is written at exit.
+   */
+  flagsChanged(): void;
+}
+
+export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | undefined {
   const Module = options.moduleClass as ModuleClass;
   const fallback = Module._extensions['.cjs'] ?? Module._extensions['.js'];
   if (!fallback) return undefined;
   const stats: CodeCacheStats = { compiled: 0, fromCache: 0, rejected: 0, packed: 0 };
   const prefix = options.distDir.endsWith(sep) ? options.distDir : `${options.distDir}${sep}`;
   const stale: { script: Script; cacheFile: string; stamp: SourceStamp }[] = [];
+  let flagsChanged = false;
   const relativeName = (filename: string) => filename.slice(prefix.length).split(sep).join('/');
 
   /** The module function of a file under distDir, compiled with its cache when one fits. */
@@ -105,7 +116,7 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
     } catch {
       return undefined;
     }
-    const stamp = sourceStamp(filename, options.buildId);
+    const stamp = flagsChanged ? undefined : sourceStamp(filename, options.buildId);
     const cacheFile = join(options.cacheDir, `${relativeName(filename).split('/').join('__')}.v8`);
     const cachedData = stamp ? readCache(cacheFile, stamp) : undefined;
     const script = new Script(`${WRAPPER_START}${source}${WRAPPER_END}`, {
@@ -178,9 +189,15 @@ export function installCodeCache(options: CodeCacheOptions): { stats(): CodeCach
 
   // After the run the scripts hold every function it compiled: the best cache for the next one.
   process.once('exit', () => {
+    if (flagsChanged) return;
     for (const { script, cacheFile, stamp } of stale) writeCache(cacheFile, stamp, script.createCachedData());
   });
-  return { stats: () => ({ ...stats }) };
+  return {
+    stats: () => ({ ...stats }),
+    flagsChanged: () => {
+      flagsChanged = true;
+    },
+  };
 }
 
 /** The pack's chunks by path relative to distDir; none when it is missing, malformed or from another build. */

@@ -45,6 +45,8 @@ async function main(argv: string[]): Promise<void> {
         ? { buildId: __KODO_BUILD_ID__, pack: { file: 'hot-pack.cjs', buildId: __KODO_BUILD_ID__ } }
         : {}),
     });
+    // For the interactive UI, which changes V8's flags at run time (ui/memory-mode.ts).
+    Object.assign(globalThis, { __kodoCodeCache: cache });
     if (cache && cacheMode === 'report') {
       process.once('exit', () => {
         const { compiled, fromCache, rejected, packed } = cache.stats();

@@ -18,4 +18,7 @@ import { setFlagsFromString } from 'node:v8';
  */
 export function favourMemoryOverSpeed(): void {
   setFlagsFromString('--optimize-for-size');
+  // Code caches are checked against V8's flags: the entry's loader must stop using and writing
+  // them, or every interactive run would refuse and rewrite the caches of the chunks it loads.
+  (globalThis as { __kodoCodeCache?: { flagsChanged(): void } }).__kodoCodeCache?.flagsChanged();
 }

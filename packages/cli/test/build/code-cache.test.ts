@@ -29,10 +29,13 @@ const chunk = () => join(root, 'dist', 'chunks', 'answer.cjs');
 const cacheFile = () => join(cacheDir(), 'chunks__answer.cjs.v8');
 
 /** Loads the chunk through the loader in a fresh process; returns what it exported and the stats. */
-function load(buildId?: string): { value: number; stats: Record<string, number> } {
+function load(
+  buildId?: string,
+  extraEnv: Record<string, string> = {},
+): { value: number; stats: Record<string, number> } {
   const output = execFileSync(process.execPath, [join(root, 'main.cjs')], {
     encoding: 'utf8',
-    env: { ...process.env, ...(buildId ? { BUILD_ID: buildId } : {}) },
+    env: { ...process.env, ...(buildId ? { BUILD_ID: buildId } : {}), ...extraEnv },
   });
   return JSON.parse(output);
 }
@@ -66,6 +69,7 @@ beforeAll(async () => {
     `const { installCodeCache } = require('./loader.cjs');
 const buildId = process.env.BUILD_ID;
 const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor, ...(buildId ? { buildId } : {}) });
+if (process.env.FLAGS_CHANGED) cache.flagsChanged();
 const { value } = require('./dist/chunks/answer.cjs');
 process.stdout.write(JSON.stringify({ value, stats: cache.stats() }));\n`,
   );
@@ -133,6 +137,19 @@ describe('code cache', () => {
       value: 51,
       stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 },
     });
+  });
+
+  it('after flagsChanged (the UI sets a V8 flag) compiles without caches and writes none', () => {
+    writeChunk('60', new Date(2026, 0, 6));
+    rmSync(cacheFile(), { force: true });
+    expect(load(undefined, { FLAGS_CHANGED: '1' })).toEqual({
+      value: 60,
+      stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 },
+    });
+    expect(existsSync(cacheFile())).toBe(false);
+    load();
+    expect(existsSync(cacheFile())).toBe(true);
+    expect(load(undefined, { FLAGS_CHANGED: '1' }).stats.fromCache).toBe(0);
   });
 
   it('keeps one cache per Node version and V8 flags, so runs with other flags do not overwrite it', () => {
