@@ -21,6 +21,7 @@ import type {
 } from '../types';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { modelChunk } from './model-chunk';
 
 export interface OpenAIBodyOptions {
   stream: boolean;
@@ -192,15 +193,6 @@ interface PendingCall {
   id?: string;
   name: string;
   args: string;
-}
-
-function modelChunk(parts: Part[], extra: Partial<GenerateResponse> = {}, finishReason?: FinishReason) {
-  const candidate: NonNullable<GenerateResponse['candidates']>[number] = {
-    content: { role: 'model', parts },
-    index: 0,
-  };
-  if (finishReason) candidate.finishReason = finishReason;
-  return { candidates: [candidate], ...extra } as GenerateResponse;
 }
 
 /** Parses assembled arguments; undefined when they are not a JSON object. */
