@@ -9,27 +9,27 @@
  *
  * Requests must carry `anthropic-version`, and, when `apiKey` is set, the key in `x-api-key` or
  * as `Authorization: Bearer` (newer SDKs send the latter). Script steps and
- * faults are those of the Gemini mock (see sse-mock-server.ts). `url` has no `/v1`, as
+ * faults are those of every mock (see scripted-server.ts). `url` has no `/v1`, as
  * `ANTHROPIC_BASE_URL`.
  */
+
+import type { WireObject } from './scripted-server';
 import {
+  argumentFragments,
   type MockRequest,
-  type MockScriptEntry,
   type MockStatusFault,
   type MockStep,
+  type MockToolCall,
   type ScriptedMock,
+  type ScriptedMockOptions,
   startScriptedMock,
-  type WireObject,
 } from './sse-mock-server';
 
 export type AnthropicMock = ScriptedMock;
 export type AnthropicMockStep = MockStep;
 export type AnthropicMockRequest = MockRequest;
-
-export interface AnthropicMockOptions {
-  script?: MockScriptEntry[];
-  apiKey?: string;
-}
+export type AnthropicMockOptions = ScriptedMockOptions;
+export type AnthropicMockToolCall = MockToolCall;
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -72,12 +72,12 @@ export function startAnthropicMock(options: AnthropicMockOptions = {}): Promise<
         return undefined;
       },
       errorBody,
-      defaultMessage: (status) => DEFAULT_MESSAGES[status] ?? `Mock error ${status}`,
+      defaultMessages: DEFAULT_MESSAGES,
       frame: (event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`,
       malformedEvent:
         'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"cu\n\n',
     },
-    { ...(options.script ? { script: options.script } : {}) },
+    options,
   );
 }
 
@@ -164,27 +164,17 @@ export function anthropicTextReply(
   return envelope(options, blocks, 'end_turn');
 }
 
-export interface AnthropicMockToolCall {
-  name: string;
-  args: Record<string, unknown>;
-  id?: string;
-}
-
 /** Streamed tool_use blocks, input as `input_json_delta` fragments of `argsChunkSize` characters. */
 export function anthropicToolUseReply(
   calls: AnthropicMockToolCall[],
   options: AnthropicReplyOptions & { text?: string; argsChunkSize?: number } = {},
 ): WireObject[] {
-  const size = options.argsChunkSize ?? 7;
   const blocks: Block[] = options.text
     ? [{ start: { type: 'text', text: '' }, deltas: [{ type: 'text_delta', text: options.text }] }]
     : [];
   for (const [index, call] of calls.entries()) {
-    const json = JSON.stringify(call.args);
-    const deltas: WireObject[] = [{ type: 'input_json_delta', partial_json: '' }];
-    for (let at = 0; at < json.length; at += size) {
-      deltas.push({ type: 'input_json_delta', partial_json: json.slice(at, at + size) });
-    }
+    const fragments = ['', ...argumentFragments(call.args, options.argsChunkSize)];
+    const deltas = fragments.map((partial_json) => ({ type: 'input_json_delta', partial_json }));
     blocks.push({
       start: { type: 'tool_use', id: call.id ?? `toolu_mock_${index}`, name: call.name, input: {} },
       deltas,

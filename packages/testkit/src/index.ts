@@ -5,6 +5,7 @@ export * from './history-check';
 export * from './mcp';
 export * from './openai-mock';
 export * from './run-kodo';
+export * from './scripted-server';
 export * from './sse-mock-server';
 export * from './tmux';
 export * from './workspace';

@@ -6,28 +6,27 @@
  *   `data: <chunk>\n\n` event per `chat.completion.chunk`, then `data: [DONE]\n\n`;
  * - without `stream` → one `chat.completion` JSON body.
  *
- * Script steps and faults are those of the Gemini mock (see sse-mock-server.ts). `url` includes
+ * Script steps and faults are those of every mock (see scripted-server.ts). `url` includes
  * `/v1`, as `OPENAI_BASE_URL` does.
  */
+
+import type { WireObject } from './scripted-server';
 import {
+  argumentFragments,
   type MockRequest,
-  type MockScriptEntry,
   type MockStatusFault,
   type MockStep,
+  type MockToolCall,
   type ScriptedMock,
+  type ScriptedMockOptions,
   startScriptedMock,
-  type WireObject,
 } from './sse-mock-server';
 
 export type OpenAIMock = ScriptedMock;
 export type OpenAIMockStep = MockStep;
 export type OpenAIMockRequest = MockRequest;
-
-export interface OpenAIMockOptions {
-  script?: MockScriptEntry[];
-  /** When set, requests must carry `Authorization: Bearer <apiKey>`, as the real API. */
-  apiKey?: string;
-}
+/** `apiKey`: requests must carry `Authorization: Bearer <apiKey>`, as the real API. */
+export type OpenAIMockOptions = ScriptedMockOptions;
 
 const ERROR_TYPES: Record<number, [type: string, code: string | null]> = {
   400: ['invalid_request_error', null],
@@ -67,12 +66,12 @@ export function startOpenAIMock(options: OpenAIMockOptions = {}): Promise<OpenAI
         return { status: 401, body: errorBody({ fault: 'status', status: 401 }, message) };
       },
       errorBody,
-      defaultMessage: (status) => DEFAULT_MESSAGES[status] ?? `Mock error ${status}`,
+      defaultMessages: DEFAULT_MESSAGES,
       frame: (chunk) => `data: ${JSON.stringify(chunk)}\n\n`,
       terminator: 'data: [DONE]\n\n',
       malformedEvent: 'data: {"id":"chatcmpl-cut","choices":[{"index":0,"delta":{"content":"cu\n\n',
     },
-    { ...(options.script ? { script: options.script } : {}) },
+    options,
   );
 }
 
@@ -132,12 +131,6 @@ export function openaiTextReply(text: string | string[], options: OpenAIReplyOpt
   );
 }
 
-export interface MockToolCall {
-  name: string;
-  args: Record<string, unknown>;
-  id?: string;
-}
-
 /**
  * Streamed tool calls as the API sends them: per call, a first delta with index, id and name,
  * then the JSON arguments in `argsChunkSize`-character fragments (default 7).
@@ -146,16 +139,14 @@ export function openaiToolCallsReply(
   calls: MockToolCall[],
   options: OpenAIReplyOptions & { text?: string; argsChunkSize?: number } = {},
 ): WireObject[] {
-  const size = options.argsChunkSize ?? 7;
   const deltas: WireObject[] = options.text ? [{ content: options.text }] : [];
   for (const [index, call] of calls.entries()) {
     const id = call.id ?? `call_mock_${index}`;
     deltas.push({
       tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }],
     });
-    const json = JSON.stringify(call.args);
-    for (let at = 0; at < json.length; at += size) {
-      deltas.push({ tool_calls: [{ index, function: { arguments: json.slice(at, at + size) } }] });
+    for (const fragment of argumentFragments(call.args, options.argsChunkSize)) {
+      deltas.push({ tool_calls: [{ index, function: { arguments: fragment } }] });
     }
   }
   return envelope(options, deltas, 'tool_calls');

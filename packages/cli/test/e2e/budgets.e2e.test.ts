@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -9,35 +8,20 @@ import {
   startGeminiMock,
 } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { e2eDirs, geminiMockEnv } from './helpers';
 
 // Hard budgets end a headless run between steps with exit code 45, a clear message, and the
 // session log on disk.
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let mock: GeminiMock | undefined;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-budget-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-budget-home-'));
-  writeFileSync(join(workspace, 'a.txt'), 'alpha\n');
-});
+beforeEach(() => writeFileSync(join(dirs.workspace, 'a.txt'), 'alpha\n'));
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
 });
 
 const kodo = (args: string[]) =>
-  runKodo(args, {
-    cwd: workspace,
-    env: {
-      KODO_HOME: home,
-      GEMINI_CLI_HOME: home,
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: mock?.url,
-      KODO_RETRY_BASE_MS: '5',
-    },
-  });
+  runKodo(args, { cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock?.url) });
 
 const usage = (prompt: number, output = 10) => ({
   usageMetadata: { promptTokenCount: prompt, candidatesTokenCount: output, totalTokenCount: prompt + output },
@@ -47,7 +31,7 @@ const readA = (prompt = 100) => ({
 });
 
 function sessionLog(): string {
-  const root = join(home, 'sessions');
+  const root = join(dirs.home, 'sessions');
   const [project] = readdirSync(root);
   const [file] = readdirSync(join(root, project!));
   return readFileSync(join(root, project!, file!), 'utf8');
@@ -84,9 +68,9 @@ describe('budgets', () => {
   });
 
   it('budgets.maxBudgetUsd in settings: stream-json reports the stop as the result', async () => {
-    mkdirSync(join(workspace, '.kodo'));
+    mkdirSync(join(dirs.workspace, '.kodo'));
     writeFileSync(
-      join(workspace, '.kodo', 'settings.json'),
+      join(dirs.workspace, '.kodo', 'settings.json'),
       JSON.stringify({ budgets: { maxBudgetUsd: 0.01 } }),
     );
     mock = await startGeminiMock({ script: [readA(10_000), { chunks: geminiTextReply('never') }] });
@@ -110,8 +94,11 @@ describe('budgets', () => {
   });
 
   it('the flag wins over the setting, and --max-time counts from the first prompt', async () => {
-    mkdirSync(join(workspace, '.kodo'));
-    writeFileSync(join(workspace, '.kodo', 'settings.json'), JSON.stringify({ budgets: { maxTime: '1h' } }));
+    mkdirSync(join(dirs.workspace, '.kodo'));
+    writeFileSync(
+      join(dirs.workspace, '.kodo', 'settings.json'),
+      JSON.stringify({ budgets: { maxTime: '1h' } }),
+    );
     mock = await startGeminiMock({
       script: [{ ...readA(), initialDelayMs: 400 }, { chunks: geminiTextReply('never') }],
     });

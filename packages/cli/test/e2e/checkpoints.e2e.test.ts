@@ -1,19 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointStore, checkpointHistoryDir } from '@kodo/core';
 import { runKodo } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 /**
  * Checkpointing through the real `kodo`: with `general.checkpointing` on, every file-changing
@@ -21,17 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * `~/.kodo/history/<project id>`, the project's own git repository is left alone, and the files
  * can be put back from those checkpoints.
  */
-let root: string;
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-e2e-ckpt-')));
-  workspace = join(root, 'project');
-  home = join(root, 'home');
-  mkdirSync(workspace);
-  mkdirSync(home);
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = e2eDirs();
 
 const turn = (parts: unknown[]) =>
   JSON.stringify({
@@ -41,29 +22,33 @@ const turn = (parts: unknown[]) =>
 const call = (name: string, args: Record<string, unknown>) => turn([{ functionCall: { name, args } }]);
 
 function fake(...turns: string[]): string {
-  const file = join(root, 'fake.jsonl');
+  const file = join(dirs.root, 'fake.jsonl');
   writeFileSync(file, `${turns.join('\n')}\n`);
   return file;
 }
 
 const kodo = (args: string[]) =>
-  runKodo(args, { cwd: workspace, env: { KODO_HOME: home, GEMINI_CLI_HOME: home }, timeoutMs: 30_000 });
-const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' });
-const read = (name: string) => readFileSync(join(workspace, name), 'utf8');
+  runKodo(args, {
+    cwd: dirs.workspace,
+    env: { KODO_HOME: dirs.home, GEMINI_CLI_HOME: dirs.home },
+    timeoutMs: 30_000,
+  });
+const git = (...args: string[]) => execFileSync('git', args, { cwd: dirs.workspace, encoding: 'utf8' });
+const read = (name: string) => readFileSync(join(dirs.workspace, name), 'utf8');
 
 describe('checkpointing', () => {
   it('checkpoints before edits and shell commands, and the files can be restored', async () => {
     writeFileSync(
-      join(home, 'settings.json'),
+      join(dirs.home, 'settings.json'),
       JSON.stringify({ general: { checkpointing: { enabled: true, shell: true } } }),
     );
-    writeFileSync(join(workspace, 'a.txt'), 'original\n');
-    writeFileSync(join(workspace, 'keep.txt'), 'keep\n');
+    writeFileSync(join(dirs.workspace, 'a.txt'), 'original\n');
+    writeFileSync(join(dirs.workspace, 'keep.txt'), 'keep\n');
     git('init', '-q');
     git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A');
     git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'project commit');
     const projectHead = git('rev-parse', 'HEAD');
-    const projectIndex = readFileSync(join(workspace, '.git', 'index'));
+    const projectIndex = readFileSync(join(dirs.workspace, '.git', 'index'));
 
     const run = await kodo([
       '-y',
@@ -79,7 +64,7 @@ describe('checkpointing', () => {
     expect(run.code).toBe(0);
     expect(read('a.txt')).toBe('edited\n');
 
-    const historyDir = checkpointHistoryDir(home, workspace);
+    const historyDir = checkpointHistoryDir(dirs.home, dirs.workspace);
     const ids = readdirSync(join(historyDir, 'checkpoints')).sort();
     expect(ids).toEqual([
       expect.stringMatching(/-a\.txt-write_file\.json$/),
@@ -88,16 +73,16 @@ describe('checkpointing', () => {
 
     // The project's repository saw nothing.
     expect(git('rev-parse', 'HEAD')).toBe(projectHead);
-    expect(readFileSync(join(workspace, '.git', 'index')).equals(projectIndex)).toBe(true);
+    expect(readFileSync(join(dirs.workspace, '.git', 'index')).equals(projectIndex)).toBe(true);
     expect(git('status', '--porcelain')).toBe(' M a.txt\n D keep.txt\n?? made.txt\n');
 
-    const store = new CheckpointStore({ workspaceRoot: workspace, historyDir });
+    const store = new CheckpointStore({ workspaceRoot: dirs.workspace, historyDir });
     const [beforeEdit, beforeShell] = store.list();
     expect(beforeEdit!.toolCall).toMatchObject({ name: 'write_file', args: { file_path: 'a.txt' } });
     await store.restoreFiles(beforeShell!.commit, 'restore');
     expect(read('a.txt')).toBe('edited\n');
     expect(read('keep.txt')).toBe('keep\n');
-    expect(existsSync(join(workspace, 'made.txt'))).toBe(false);
+    expect(existsSync(join(dirs.workspace, 'made.txt'))).toBe(false);
     await store.restoreFiles(beforeEdit!.commit, 'restore');
     expect(read('a.txt')).toBe('original\n');
     expect(git('status', '--porcelain')).toBe('');
@@ -112,6 +97,6 @@ describe('checkpointing', () => {
       fake(call('write_file', { file_path: 'a.txt', content: 'x\n' }), turn([{ text: 'ok' }])),
     ]);
     expect(run.code).toBe(0);
-    expect(existsSync(join(home, 'history'))).toBe(false);
+    expect(existsSync(join(dirs.home, 'history'))).toBe(false);
   });
 });

@@ -1,24 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { geminiChunk, KODO_BIN, runKodo, startGeminiMock } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
+const dirs = e2eDirs();
 
 describe('kodo demo', () => {
   it('replays the scripted session with real tools and the sample tests pass', async () => {
-    const run = await runKodo(['demo'], { cwd: workspace, env: { KODO_HOME: home }, timeoutMs: 30_000 });
+    const run = await runKodo(['demo'], {
+      cwd: dirs.workspace,
+      env: { KODO_HOME: dirs.home },
+      timeoutMs: 30_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("The model's replies are scripted");
@@ -32,8 +25,8 @@ describe('kodo input and cancellation', () => {
     const mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'ok' }])] }] });
     try {
       const run = await runKodo(['-p', 'summarise this'], {
-        cwd: workspace,
-        env: { KODO_HOME: home, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: mock.url },
+        cwd: dirs.workspace,
+        env: { KODO_HOME: dirs.home, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: mock.url },
         input: 'line one\nline two\n',
       });
       expect(run.code).toBe(0);
@@ -57,11 +50,11 @@ describe('kodo input and cancellation', () => {
     });
     try {
       const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
-        cwd: workspace,
+        cwd: dirs.workspace,
         env: {
           PATH: process.env.PATH ?? '',
-          HOME: home,
-          KODO_HOME: home,
+          HOME: dirs.home,
+          KODO_HOME: dirs.home,
           KODO_TRUST_WORKSPACE: 'true',
           GEMINI_API_KEY: 'k',
           GOOGLE_GEMINI_BASE_URL: mock.url,

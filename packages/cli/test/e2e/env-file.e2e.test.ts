@@ -2,56 +2,47 @@
 // `.env` files (reference §14.2) through the built kodo: a key kept in the project's `.env` reaches
 // the model API; settings can name it with `$VAR`; an untrusted folder's `.env` may set a key but
 // never where the requests go.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let mock: Awaited<ReturnType<typeof startGeminiMock>>;
 
 beforeAll(async () => {
   mock = await startGeminiMock();
 });
 afterAll(() => mock.close());
-beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-e2e-')));
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-home-')));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
 
 const kodo = (args: string[], env: Record<string, string | undefined> = {}) => {
   mock.setScript([{ chunks: geminiTextReply('answer') }]);
   return runKodo(['-p', 'hi', ...args], {
-    cwd: workspace,
-    env: { HOME: home, KODO_HOME: join(home, '.kodo'), GEMINI_CLI_HOME: home, ...env },
+    cwd: dirs.workspace,
+    env: { HOME: dirs.home, KODO_HOME: join(dirs.home, '.kodo'), GEMINI_CLI_HOME: dirs.home, ...env },
   });
 };
 
 describe('.env files', () => {
   it("uses the API key and base URL from the project's .env", async () => {
     writeFileSync(
-      join(workspace, '.env'),
+      join(dirs.workspace, '.env'),
       `GEMINI_API_KEY=key-from-dotenv\nGOOGLE_GEMINI_BASE_URL=${mock.url}\n`,
     );
     const before = mock.requests.length;
     const run = await kodo(['-d']);
     expect(run.stderr).toContain(
-      `[DEBUG] Loaded GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL from ${join(workspace, '.env')}`,
+      `[DEBUG] Loaded GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL from ${join(dirs.workspace, '.env')}`,
     );
     expect(run.stdout).toBe('answer\n');
     expect(mock.requests[before]?.headers['x-goog-api-key']).toBe('key-from-dotenv');
   });
 
   it('never overrides the environment, and settings may refer to .env values', async () => {
-    mkdirSync(join(workspace, '.kodo'), { recursive: true });
-    writeFileSync(join(workspace, '.env'), 'GEMINI_API_KEY=from-file\nMY_MODEL=gemini-2.5-flash\n');
-    writeFileSync(join(workspace, '.kodo', 'settings.json'), '{"model": {"name": "${MY_MODEL}"}}');
+    mkdirSync(join(dirs.workspace, '.kodo'), { recursive: true });
+    writeFileSync(join(dirs.workspace, '.env'), 'GEMINI_API_KEY=from-file\nMY_MODEL=gemini-2.5-flash\n');
+    writeFileSync(join(dirs.workspace, '.kodo', 'settings.json'), '{"model": {"name": "${MY_MODEL}"}}');
     const before = mock.requests.length;
     const run = await kodo([], { GEMINI_API_KEY: 'from-shell', GOOGLE_GEMINI_BASE_URL: mock.url });
     expect(run.code).toBe(0);
@@ -60,13 +51,13 @@ describe('.env files', () => {
   });
 
   it('in an untrusted folder takes only the key from .env', async () => {
-    mkdirSync(join(home, '.kodo'), { recursive: true });
+    mkdirSync(join(dirs.home, '.kodo'), { recursive: true });
     writeFileSync(
-      join(home, '.kodo', 'settings.json'),
+      join(dirs.home, '.kodo', 'settings.json'),
       '{"security": {"folderTrust": {"untrustedHeadless": "restricted"}}}',
     );
     writeFileSync(
-      join(workspace, '.env'),
+      join(dirs.workspace, '.env'),
       'GEMINI_API_KEY=untrusted-key\nKODO_MODEL=gemini-from-a-stranger\n',
     );
     const before = mock.requests.length;

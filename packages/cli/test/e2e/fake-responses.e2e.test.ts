@@ -1,26 +1,21 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runKodo } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const fixture = (name: string) => join(fixtures, name);
 
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
+const dirs = e2eDirs();
 
 const kodo = (args: string[], input?: string) =>
-  runKodo(args, { cwd: workspace, env: { KODO_HOME: home }, ...(input !== undefined ? { input } : {}) });
+  runKodo(args, {
+    cwd: dirs.workspace,
+    env: { KODO_HOME: dirs.home },
+    ...(input !== undefined ? { input } : {}),
+  });
 
 const streamEvents = (stdout: string) =>
   stdout
@@ -55,13 +50,13 @@ describe('kodo with --fake-responses', () => {
   it('writes a file with write_file (yolo), then answers', async () => {
     const run = await kodo(['-p', 'make a file', '-y', '--fake-responses', fixture('write-file.jsonl')]);
     expect(run.code).toBe(0);
-    expect(readFileSync(join(workspace, 'notes/hello.txt'), 'utf8')).toBe('hello\nworld\n');
+    expect(readFileSync(join(dirs.workspace, 'notes/hello.txt'), 'utf8')).toBe('hello\nworld\n');
     expect(run.stdout).toBe('Creating the file.\nWrote notes/hello.txt.\n');
   });
 
   it('runs two reads in parallel then a write, reporting each in stream-json', async () => {
-    writeFileSync(join(workspace, 'a.txt'), 'alpha\n');
-    writeFileSync(join(workspace, 'b.txt'), 'beta\n');
+    writeFileSync(join(dirs.workspace, 'a.txt'), 'alpha\n');
+    writeFileSync(join(dirs.workspace, 'b.txt'), 'beta\n');
     const run = await kodo([
       '-p',
       'combine',
@@ -73,7 +68,7 @@ describe('kodo with --fake-responses', () => {
       fixture('parallel-reads-write.jsonl'),
     ]);
     expect(run.code).toBe(0);
-    expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('alpha+beta\n');
+    expect(readFileSync(join(dirs.workspace, 'c.txt'), 'utf8')).toBe('alpha+beta\n');
     const events = streamEvents(run.stdout);
     expect(events.map((event) => event.type)).toEqual([
       'init',
@@ -138,13 +133,13 @@ describe('kodo with --fake-responses', () => {
   it('refuses a call that needs approval in headless default mode', async () => {
     const run = await kodo(['-p', 'x', '--fake-responses', fixture('needs-approval.jsonl')]);
     expect(run.code).toBe(0);
-    expect(existsSync(join(workspace, 'blocked.txt'))).toBe(false);
+    expect(existsSync(join(dirs.workspace, 'blocked.txt'))).toBe(false);
     // Headless default mode does not offer write_file at all (its calls could only be denied).
     expect(run.stderr).toContain('Tool "write_file" not found.');
   });
 
   it('stops with exit 53 at model.maxSessionTurns', async () => {
-    const settingsDir = join(workspace, '.kodo');
+    const settingsDir = join(dirs.workspace, '.kodo');
     mkdirSync(settingsDir);
     writeFileSync(
       join(settingsDir, 'settings.json'),
@@ -156,20 +151,20 @@ describe('kodo with --fake-responses', () => {
   });
 
   it('fails clearly when the fake responses run out, or the file is missing', async () => {
-    const short = join(home, 'short.jsonl');
+    const short = join(dirs.home, 'short.jsonl');
     writeFileSync(short, readFileSync(fixture('max-turns.jsonl'), 'utf8').split('\n')[0]!);
     const run = await kodo(['-p', 'x', '--fake-responses', short]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('No more mock responses for generateContentStream');
-    const missing = await kodo(['-p', 'x', '--fake-responses', join(workspace, 'missing.jsonl')]);
+    const missing = await kodo(['-p', 'x', '--fake-responses', join(dirs.workspace, 'missing.jsonl')]);
     expect(missing.code).toBe(42);
     expect(missing.stderr).toContain('Cannot read fake responses file');
   });
 
   it('records a session and replays the recording to the same result', async () => {
-    writeFileSync(join(workspace, 'a.txt'), 'alpha\n');
-    writeFileSync(join(workspace, 'b.txt'), 'beta\n');
-    const recording = join(home, 'recorded.jsonl');
+    writeFileSync(join(dirs.workspace, 'a.txt'), 'alpha\n');
+    writeFileSync(join(dirs.workspace, 'b.txt'), 'beta\n');
+    const recording = join(dirs.home, 'recorded.jsonl');
     const first = await kodo([
       '-p',
       'combine',
@@ -190,7 +185,7 @@ describe('kodo with --fake-responses', () => {
       for (const chunk of entry.response)
         expect(Object.keys(chunk).every((k) => ['candidates', 'usageMetadata'].includes(k))).toBe(true);
     }
-    rmSync(join(workspace, 'c.txt'));
+    rmSync(join(dirs.workspace, 'c.txt'));
     const replay = await kodo(['-p', 'combine', '-y', '-o', 'json', '--fake-responses', recording]);
     expect(replay.code).toBe(0);
     const a = JSON.parse(first.stdout);
@@ -202,7 +197,7 @@ describe('kodo with --fake-responses', () => {
       byName: b.stats.tools.byName,
     });
     expect(Object.keys(b.stats.tools.byName)).toEqual(Object.keys(a.stats.tools.byName));
-    expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('alpha+beta\n');
+    expect(readFileSync(join(dirs.workspace, 'c.txt'), 'utf8')).toBe('alpha+beta\n');
   });
 });
 
@@ -244,10 +239,10 @@ describe('kodo argument and input errors', () => {
 
 describe('kodo configuration errors', () => {
   it('exits 52 naming the file when settings.json is broken', async () => {
-    mkdirSync(join(workspace, '.kodo'));
-    writeFileSync(join(workspace, '.kodo', 'settings.json'), '{"model": ');
+    mkdirSync(join(dirs.workspace, '.kodo'));
+    writeFileSync(join(dirs.workspace, '.kodo', 'settings.json'), '{"model": ');
     const run = await kodo(['-p', 'x', '--fake-responses', fixture('text-only.jsonl')]);
     expect(run.code).toBe(52);
-    expect(run.stderr).toContain(join(workspace, '.kodo', 'settings.json'));
+    expect(run.stderr).toContain(join(dirs.workspace, '.kodo', 'settings.json'));
   });
 });

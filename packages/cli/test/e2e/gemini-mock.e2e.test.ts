@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -10,20 +9,12 @@ import {
   runKodo,
   startGeminiMock,
 } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let mock: GeminiMock;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
-});
-afterEach(async () => {
-  await mock?.close();
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
+afterEach(() => mock?.close());
 
 interface Body {
   contents: { role: string; parts: Record<string, unknown>[] }[];
@@ -35,9 +26,9 @@ for (const transport of ['lean', 'sdk'] as const) {
   describe(`kodo against the mock Gemini server (${transport} transport)`, () => {
     const kodo = (args: string[]) =>
       runKodo(args, {
-        cwd: workspace,
+        cwd: dirs.workspace,
         env: {
-          KODO_HOME: home,
+          KODO_HOME: dirs.home,
           GEMINI_API_KEY: 'test-key-123',
           GOOGLE_GEMINI_BASE_URL: mock.url,
           KODO_GEMINI_TRANSPORT: transport,
@@ -68,7 +59,7 @@ for (const transport of ['lean', 'sdk'] as const) {
     });
 
     it('runs a tool and sends its function response on the next request', async () => {
-      writeFileSync(join(workspace, 'a.txt'), 'alpha\n');
+      writeFileSync(join(dirs.workspace, 'a.txt'), 'alpha\n');
       mock = await startGeminiMock({
         script: [
           { chunks: geminiFunctionCallReply('read_file', { file_path: 'a.txt' }) },

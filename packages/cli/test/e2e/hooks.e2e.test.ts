@@ -1,38 +1,21 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runKodo } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 // The project directory has a space and a quote in its name: hook commands get it substituted
 // into `$KODO_PROJECT_DIR` / `$GEMINI_PROJECT_DIR` and must still find their scripts.
-let root: string;
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'kodo-e2e-hooks-'));
-  workspace = join(root, "my project's dir");
-  home = join(root, 'home');
-  mkdirSync(join(workspace, '.kodo'), { recursive: true });
-  mkdirSync(home);
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = e2eDirs({ workspaceName: "my project's dir" });
+beforeEach(() => mkdirSync(join(dirs.workspace, '.kodo')));
 
 // The workspace is a fresh temp folder: trusted explicitly, or headless kodo would refuse it.
 const kodo = (args: string[]) =>
-  runKodo(args, { cwd: workspace, env: { KODO_HOME: home, KODO_TRUST_WORKSPACE: 'true' } });
+  runKodo(args, { cwd: dirs.workspace, env: { KODO_HOME: dirs.home, KODO_TRUST_WORKSPACE: 'true' } });
 
 const write = (relative: string, text: string) => {
-  mkdirSync(join(workspace, relative, '..'), { recursive: true });
-  writeFileSync(join(workspace, relative), text);
+  mkdirSync(join(dirs.workspace, relative, '..'), { recursive: true });
+  writeFileSync(join(dirs.workspace, relative), text);
 };
 const projectSettings = (value: unknown) => write('.kodo/settings.json', JSON.stringify(value, null, 2));
 const command = (hooks: Record<string, unknown>[]) => [
@@ -48,12 +31,12 @@ function fakeResponses(...turns: Record<string, unknown>[][]): string {
     }),
   );
   write('fake.jsonl', `${lines.join('\n')}\n`);
-  return join(workspace, 'fake.jsonl');
+  return join(dirs.workspace, 'fake.jsonl');
 }
 
 /** The requests kodo sent, from its `--debug` log. */
 function sentRequests(): { contents: { role: string; parts: Record<string, unknown>[] }[] }[] {
-  const logs = join(home, 'logs');
+  const logs = join(dirs.home, 'logs');
   const file = readdirSync(logs).find((name) => name.startsWith('debug-'))!;
   return readFileSync(join(logs, file), 'utf8')
     .trim()
@@ -77,7 +60,7 @@ if (output !== undefined) process.stdout.write(JSON.stringify(output));
   return `node "$KODO_PROJECT_DIR/hooks/${name}.mjs"`;
 }
 const hookInputs = (name: string) =>
-  readFileSync(join(workspace, `${name}.jsonl`), 'utf8')
+  readFileSync(join(dirs.workspace, `${name}.jsonl`), 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line));
@@ -109,7 +92,7 @@ describe('hooks through the built kodo', () => {
     const run = await kodo(['-p', 'make a file', '-y', '-d', '--fake-responses', fake]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Understood.\n');
-    expect(existsSync(join(workspace, 'ran.txt'))).toBe(false);
+    expect(existsSync(join(dirs.workspace, 'ran.txt'))).toBe(false);
     expect(run.stderr).toContain(
       'Error executing tool run_shell_command: Tool execution blocked: no shell today: touch ran.txt',
     );
@@ -118,11 +101,11 @@ describe('hooks through the built kodo', () => {
     expect(hookInputs('deny')[0]).toMatchObject({
       hook_event_name: 'BeforeTool',
       tool_name: 'run_shell_command',
-      cwd: workspace,
+      cwd: dirs.workspace,
     });
     // The session log kodo writes, which hooks may read.
     const transcript = hookInputs('deny')[0]!.transcript_path as string;
-    expect(transcript.startsWith(home)).toBe(true);
+    expect(transcript.startsWith(dirs.home)).toBe(true);
     expect(readFileSync(transcript, 'utf8')).toContain('make a file');
   });
 
@@ -151,8 +134,8 @@ describe('hooks through the built kodo', () => {
     );
     const run = await kodo(['-p', 'write notes', '-y', '-d', '--fake-responses', fake]);
     expect(run.code).toBe(0);
-    expect(existsSync(join(workspace, 'notes.txt'))).toBe(false);
-    expect(readFileSync(join(workspace, 'sandbox/notes.txt'), 'utf8')).toBe('hello\n');
+    expect(existsSync(join(dirs.workspace, 'notes.txt'))).toBe(false);
+    expect(readFileSync(join(dirs.workspace, 'sandbox/notes.txt'), 'utf8')).toBe('hello\n');
     const response = sentRequests()[1]!.contents.at(-1)!.parts[0]!.functionResponse as {
       response: { output: string };
     };
@@ -195,7 +178,7 @@ describe('hooks through the built kodo', () => {
 
   it('SessionStart context goes before the prompt; SessionEnd runs before kodo exits; json output keeps the final answer', async () => {
     writeFileSync(
-      join(home, 'settings.json'),
+      join(dirs.home, 'settings.json'),
       JSON.stringify({
         hooks: {
           SessionStart: [
@@ -255,7 +238,7 @@ describe('hooks through the built kodo', () => {
 
 describe('kodo hooks list|enable|disable', () => {
   it('lists hooks and toggles hooksConfig.disabled in the user settings, keeping the file', async () => {
-    const userSettings = join(home, 'settings.json');
+    const userSettings = join(dirs.home, 'settings.json');
     writeFileSync(
       userSettings,
       `{
@@ -288,7 +271,7 @@ describe('kodo hooks list|enable|disable', () => {
 
     const fake = fakeResponses([{ text: 'ok' }]);
     await kodo(['-p', 'hi', '--fake-responses', fake]);
-    expect(existsSync(join(workspace, 'marker.jsonl'))).toBe(false);
+    expect(existsSync(join(dirs.workspace, 'marker.jsonl'))).toBe(false);
 
     expect((await kodo(['hooks', 'enable', 'marker'])).code).toBe(0);
     await kodo(['-p', 'hi', '--fake-responses', fake]);

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -11,26 +10,20 @@ import {
   startGeminiMock,
   tinyServerEntry,
 } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { e2eDirs, geminiMockEnv } from './helpers';
 
 // kodo (the built bundle) with real MCP servers: the tiny test server over stdio, and the
 // reference "everything" server over Streamable HTTP and SSE. The model is the mock Gemini
 // server, so the tests see exactly what kodo declares and sends.
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let mock: GeminiMock | undefined;
 let http: RunningMcpServer | undefined;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-mcp-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-mcp-home-'));
-});
 afterEach(async () => {
   await mock?.close();
   await http?.stop();
   mock = undefined;
   http = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
 });
 
 interface Body {
@@ -39,22 +32,12 @@ interface Body {
 }
 
 function settings(value: unknown): void {
-  mkdirSync(join(workspace, '.kodo'), { recursive: true });
-  writeFileSync(join(workspace, '.kodo', 'settings.json'), JSON.stringify(value));
+  mkdirSync(join(dirs.workspace, '.kodo'), { recursive: true });
+  writeFileSync(join(dirs.workspace, '.kodo', 'settings.json'), JSON.stringify(value));
 }
 
 const kodo = (args: string[]) =>
-  runKodo(args, {
-    cwd: workspace,
-    env: {
-      KODO_HOME: home,
-      GEMINI_CLI_HOME: home,
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: mock?.url,
-      KODO_RETRY_BASE_MS: '5',
-    },
-    timeoutMs: 30_000,
-  });
+  runKodo(args, { cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock?.url), timeoutMs: 30_000 });
 
 const declarations = (request: { body: unknown }) =>
   (request.body as Body).tools?.[0]?.functionDeclarations ?? [];
@@ -193,12 +176,13 @@ describe('kodo with MCP servers', () => {
 });
 
 describe('kodo mcp add | list | remove', () => {
-  const mcp = (args: string[]) => runKodo(['mcp', ...args], { cwd: workspace, env: { KODO_HOME: home } });
+  const mcp = (args: string[]) =>
+    runKodo(['mcp', ...args], { cwd: dirs.workspace, env: { KODO_HOME: dirs.home } });
 
   it('adds a server to the project settings, keeping the file’s other content', async () => {
-    mkdirSync(join(workspace, '.kodo'));
+    mkdirSync(join(dirs.workspace, '.kodo'));
     writeFileSync(
-      join(workspace, '.kodo', 'settings.json'),
+      join(dirs.workspace, '.kodo', 'settings.json'),
       '{\n  // my model\n  "model": { "name": "gemini-2.5-flash" },\n}\n',
     );
     const entry = tinyServerEntry();
@@ -206,7 +190,7 @@ describe('kodo mcp add | list | remove', () => {
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     expect(added.stdout).toContain("Added MCP server 'tiny'");
-    const text = readFileSync(join(workspace, '.kodo', 'settings.json'), 'utf8');
+    const text = readFileSync(join(dirs.workspace, '.kodo', 'settings.json'), 'utf8');
     expect(text).toContain('// my model');
     expect(text).toContain('"name": "gemini-2.5-flash"');
     expect(text).toContain('"-y"');
@@ -220,7 +204,7 @@ describe('kodo mcp add | list | remove', () => {
 
     const removed = await mcp(['remove', 'tiny']);
     expect(removed.code).toBe(0);
-    const after = readFileSync(join(workspace, '.kodo', 'settings.json'), 'utf8');
+    const after = readFileSync(join(dirs.workspace, '.kodo', 'settings.json'), 'utf8');
     expect(after).not.toContain('tiny');
     expect(after).toContain('// my model');
   });
@@ -238,7 +222,7 @@ describe('kodo mcp add | list | remove', () => {
       'http://127.0.0.1:9/mcp',
     ]);
     expect(added.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(join(dirs.home, 'settings.json'), 'utf8'))).toEqual({
       mcpServers: {
         remote: { url: 'http://127.0.0.1:9/mcp', type: 'http', headers: { Authorization: 'Bearer x' } },
       },

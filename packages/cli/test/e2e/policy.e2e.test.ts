@@ -1,25 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runKodo } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 const fixture = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', name);
 
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
+const dirs = e2eDirs();
 
 const kodo = (args: string[]) =>
-  runKodo(args, { cwd: workspace, env: { KODO_HOME: home, GEMINI_CLI_HOME: home } });
+  runKodo(args, { cwd: dirs.workspace, env: { KODO_HOME: dirs.home, GEMINI_CLI_HOME: dirs.home } });
 const toolResults = (stdout: string) =>
   stdout
     .trim()
@@ -37,7 +28,7 @@ priority = 100
 
 describe('kodo with policies', () => {
   it('--policy lets an allowed command run headless in default mode, and refuses its redirection', async () => {
-    const policy = join(home, 'echo.toml');
+    const policy = join(dirs.home, 'echo.toml');
     writeFileSync(policy, ECHO_POLICY);
     const run = await kodo([
       '-p',
@@ -57,7 +48,7 @@ describe('kodo with policies', () => {
       status: 'error',
       error: { type: 'policy_violation', message: 'Tool execution denied by policy.' },
     });
-    expect(existsSync(join(workspace, 'f'))).toBe(false);
+    expect(existsSync(join(dirs.workspace, 'f'))).toBe(false);
   });
 
   it('without a policy the shell is not offered headless', async () => {
@@ -77,9 +68,9 @@ describe('kodo with policies', () => {
   });
 
   it('reads ~/.kodo/policies, reports a broken file on stderr and still runs', async () => {
-    mkdirSync(join(home, 'policies'));
-    writeFileSync(join(home, 'policies', 'echo.toml'), ECHO_POLICY);
-    writeFileSync(join(home, 'policies', 'broken.toml'), '[[rule]\n');
+    mkdirSync(join(dirs.home, 'policies'));
+    writeFileSync(join(dirs.home, 'policies', 'echo.toml'), ECHO_POLICY);
+    writeFileSync(join(dirs.home, 'policies', 'broken.toml'), '[[rule]\n');
     const run = await kodo([
       '-p',
       'x',
@@ -89,7 +80,9 @@ describe('kodo with policies', () => {
       fixture('policy-shell.jsonl'),
     ]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`[USER] Policy file error in ${join(home, 'policies', 'broken.toml')}:`);
+    expect(run.stderr).toContain(
+      `[USER] Policy file error in ${join(dirs.home, 'policies', 'broken.toml')}:`,
+    );
     expect(toolResults(run.stdout).map((result) => result.status)).toEqual(['success', 'error']);
   });
 });

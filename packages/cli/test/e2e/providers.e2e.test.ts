@@ -3,8 +3,7 @@
  * settings profiles), the key check (exit 41 naming the variable), a tool round trip on each
  * wire protocol, retries, and record/replay of a non-Gemini session.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AnthropicMock,
@@ -18,31 +17,25 @@ import {
   startOpenAIMock,
 } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let openai: OpenAIMock | undefined;
 let anthropic: AnthropicMock | undefined;
 
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
-  writeFileSync(join(workspace, 'a.txt'), 'alpha\n');
-});
+beforeEach(() => writeFileSync(join(dirs.workspace, 'a.txt'), 'alpha\n'));
 afterEach(async () => {
   await openai?.close();
   await anthropic?.close();
   openai = undefined;
   anthropic = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
 });
 
 // The workspace is trusted so its .kodo/settings.json (provider profiles) is read.
 const kodo = (args: string[], env: Record<string, string> = {}) =>
   runKodo(args, {
-    cwd: workspace,
-    env: { KODO_HOME: home, KODO_RETRY_BASE_MS: '5', KODO_TRUST_WORKSPACE: 'true', ...env },
+    cwd: dirs.workspace,
+    env: { KODO_HOME: dirs.home, KODO_RETRY_BASE_MS: '5', KODO_TRUST_WORKSPACE: 'true', ...env },
   });
 
 type Json = Record<string, unknown>;
@@ -91,9 +84,9 @@ describe('kodo with OpenAI-compatible servers', () => {
 
   it('uses a settings profile by model name, without a key', async () => {
     openai = await startOpenAIMock({ script: [{ chunks: openaiTextReply('local ok') }] });
-    mkdirSync(join(workspace, '.kodo'));
+    mkdirSync(join(dirs.workspace, '.kodo'));
     writeFileSync(
-      join(workspace, '.kodo', 'settings.json'),
+      join(dirs.workspace, '.kodo', 'settings.json'),
       JSON.stringify({
         model: { name: 'qwen-test' },
         providers: { lab: { type: 'openai', baseUrl: openai.url, models: ['qwen-test'] } },
@@ -113,7 +106,7 @@ describe('kodo with OpenAI-compatible servers', () => {
         { chunks: openaiTextReply('Recorded answer.') },
       ],
     });
-    const recording = join(home, 'rec.jsonl');
+    const recording = join(dirs.home, 'rec.jsonl');
     const live = await kodo(['-p', 'read a.txt', '-m', 'openai:gpt-test', '--record-responses', recording], {
       OPENAI_API_KEY: 'k',
       OPENAI_BASE_URL: openai.url,
@@ -181,9 +174,9 @@ describe('provider selection errors', () => {
   });
 
   it('exits 52 on a provider profile of an unknown type', async () => {
-    mkdirSync(join(workspace, '.kodo'));
+    mkdirSync(join(dirs.workspace, '.kodo'));
     writeFileSync(
-      join(workspace, '.kodo', 'settings.json'),
+      join(dirs.workspace, '.kodo', 'settings.json'),
       JSON.stringify({ providers: { x: { type: 'cohere' } } }),
     );
     const run = await kodo(['-p', 'hi', '-m', 'x:model'], { GEMINI_API_KEY: 'g' });

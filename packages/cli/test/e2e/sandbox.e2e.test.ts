@@ -1,21 +1,12 @@
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findOnPath, probeBwrap } from '@kodo/core';
 import { KODO_BIN, runKodo } from '@kodo/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 /**
  * The shell sandbox through the real `kodo`: `-s`, the Linux default, the setting that turns it
@@ -26,9 +17,7 @@ const BWRAP = findOnPath('bwrap', process.env);
 const probe = BWRAP ? await probeBwrap(BWRAP) : { ok: false as const, message: 'bwrap is not installed' };
 const cannotStart = BWRAP && !probe.ok ? probe.message : undefined;
 
-let root: string;
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let scratch: string;
 let outside: string;
 let server: Server;
@@ -45,14 +34,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-e2e-sbx-')));
-  [workspace, home, scratch, outside] = ['project', 'home', 'tmp', 'outside'].map((name) => {
-    mkdirSync(join(root, name));
-    return join(root, name);
-  }) as [string, string, string, string];
-  writeFileSync(join(home, 'oauth_creds.json'), '{"refresh_token":"kodo-e2e-secret"}\n');
+  [scratch, outside] = ['tmp', 'outside'].map((name) => {
+    mkdirSync(join(dirs.root, name));
+    return join(dirs.root, name);
+  }) as [string, string];
+  writeFileSync(join(dirs.home, 'oauth_creds.json'), '{"refresh_token":"kodo-e2e-secret"}\n');
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** A fake-responses file: the model runs `command`, then says it is done. */
 function script(command: string): string {
@@ -61,7 +48,7 @@ function script(command: string): string {
       method: 'generateContentStream',
       response: [{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }] }],
     });
-  const file = join(root, 'fake.jsonl');
+  const file = join(dirs.root, 'fake.jsonl');
   writeFileSync(
     file,
     `${[turn([{ functionCall: { name: 'run_shell_command', args: { command } } }]), turn([{ text: 'Done.' }])].join('\n')}\n`,
@@ -71,24 +58,24 @@ function script(command: string): string {
 
 const kodo = (args: string[], env: Record<string, string | undefined> = {}) =>
   runKodo(args, {
-    cwd: workspace,
+    cwd: dirs.workspace,
     // TMPDIR: the sandbox's writable temp dir is this one, so `outside` is really outside.
-    env: { KODO_HOME: home, GEMINI_CLI_HOME: home, TMPDIR: scratch, ...env },
+    env: { KODO_HOME: dirs.home, GEMINI_CLI_HOME: dirs.home, TMPDIR: scratch, ...env },
     timeoutMs: 30_000,
   });
 
 const probeCommand = () =>
   [
     `echo escaped > ${outside}/escaped.txt`,
-    `cat ${home}/oauth_creds.json > read-secret.txt 2>&1`,
+    `cat ${dirs.home}/oauth_creds.json > read-secret.txt 2>&1`,
     `((exec 3<>/dev/tcp/127.0.0.1/${port}) && echo connected || echo no-network) > network.txt 2>&1`,
     'echo inside > inside.txt',
   ].join('; ');
-const read = (name: string) => readFileSync(join(workspace, name), 'utf8');
+const read = (name: string) => readFileSync(join(dirs.workspace, name), 'utf8');
 
 describe('kodo --sandbox', () => {
   it('exits 44 naming the package when bwrap is missing', async () => {
-    const emptyBin = join(root, 'bin');
+    const emptyBin = join(dirs.root, 'bin');
     mkdirSync(emptyBin);
     const run = await kodo(['-s', '-p', 'hi', '--fake-responses', script('true')], { PATH: emptyBin });
     expect(run.code).toBe(44);
@@ -122,7 +109,7 @@ describe.skipIf(cannotStart !== undefined)(
     it('runs hooks in the sandbox when one was asked for, or when tools.sandbox.hooks says so', async () => {
       const hookSettings = (sandbox?: unknown) =>
         writeFileSync(
-          join(home, 'settings.json'),
+          join(dirs.home, 'settings.json'),
           JSON.stringify({
             ...(sandbox !== undefined ? { tools: { sandbox } } : {}),
             hooks: {
@@ -151,7 +138,7 @@ describe.skipIf(cannotStart !== undefined)(
       expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
       expect(read('network.txt')).toContain('no-network');
 
-      writeFileSync(join(home, 'settings.json'), JSON.stringify({ tools: { sandbox: false } }));
+      writeFileSync(join(dirs.home, 'settings.json'), JSON.stringify({ tools: { sandbox: false } }));
       const off = await kodo(['-y', '-p', 'probe', '--fake-responses', script(probeCommand())]);
       expect(off.code).toBe(0);
       expect(existsSync(join(outside, 'escaped.txt'))).toBe(true);
@@ -161,7 +148,7 @@ describe.skipIf(cannotStart !== undefined)(
 
     it('allows the network and extra paths when the settings say so', async () => {
       writeFileSync(
-        join(home, 'settings.json'),
+        join(dirs.home, 'settings.json'),
         JSON.stringify({
           tools: { sandbox: { enabled: true, networkAccess: true, allowedPaths: [outside] } },
         }),
@@ -175,7 +162,7 @@ describe.skipIf(cannotStart !== undefined)(
 
     it("runs a sample project's npm test inside the workspace", async () => {
       writeFileSync(
-        join(workspace, 'package.json'),
+        join(dirs.workspace, 'package.json'),
         JSON.stringify({
           name: 'sample',
           version: '1.0.0',
@@ -184,7 +171,7 @@ describe.skipIf(cannotStart !== undefined)(
         }),
       );
       writeFileSync(
-        join(workspace, 'test.js'),
+        join(dirs.workspace, 'test.js'),
         "require('node:fs').writeFileSync('result.txt', 'sample tests passed'); console.log('ok');\n",
       );
       const run = await kodo([
@@ -205,19 +192,21 @@ describe.skipIf(cannotStart !== undefined)(
       const command = `(exec -a ${marker} sleep 300) & (exec -a ${marker} sleep 300) & echo started > started.txt; wait`;
       const fake = script(command);
       const child = spawn(process.execPath, [KODO_BIN, '-s', '-y', '-p', 'run', '--fake-responses', fake], {
-        cwd: workspace,
+        cwd: dirs.workspace,
         env: {
           PATH: process.env.PATH ?? '',
-          HOME: home,
-          KODO_HOME: home,
-          GEMINI_CLI_HOME: home,
+          HOME: dirs.home,
+          KODO_HOME: dirs.home,
+          GEMINI_CLI_HOME: dirs.home,
           TMPDIR: scratch,
           KODO_TRUST_WORKSPACE: 'true',
         },
         stdio: 'ignore',
       });
       try {
-        await until(() => existsSync(join(workspace, 'started.txt')) && processesNamed(marker).length === 2);
+        await until(
+          () => existsSync(join(dirs.workspace, 'started.txt')) && processesNamed(marker).length === 2,
+        );
         child.kill('SIGKILL');
         await until(() => processesNamed(marker).length === 0, 5000);
         expect(processesNamed(marker)).toEqual([]);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -14,38 +13,32 @@ import {
   type WireContent,
 } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 const textOnly = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'text-only.jsonl');
 
-let workspace: string;
-let home: string;
+const dirs = e2eDirs();
 let mock: GeminiMock | undefined;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-e2e-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-home-'));
-  writeFileSync(join(workspace, 'a.txt'), 'hi from a\n');
-});
+beforeEach(() => writeFileSync(join(dirs.workspace, 'a.txt'), 'hi from a\n'));
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
 });
 
 const mockEnv = () => ({
-  KODO_HOME: home,
+  KODO_HOME: dirs.home,
   GEMINI_API_KEY: 'test-key',
   GOOGLE_GEMINI_BASE_URL: mock!.url,
   KODO_RETRY_BASE_MS: '1',
 });
-const kodo = (args: string[], env: Record<string, string> = { KODO_HOME: home }) =>
-  runKodo(args, { cwd: workspace, env });
+const kodo = (args: string[], env: Record<string, string> = { KODO_HOME: dirs.home }) =>
+  runKodo(args, { cwd: dirs.workspace, env });
 
 /** The one project's session logs (there is one project per test: the temp workspace). */
 function sessionFiles(): string[] {
-  const projects = readdirSync(join(home, 'sessions'));
+  const projects = readdirSync(join(dirs.home, 'sessions'));
   expect(projects).toHaveLength(1);
-  const dir = join(home, 'sessions', projects[0]!);
+  const dir = join(dirs.home, 'sessions', projects[0]!);
   return readdirSync(dir)
     .filter((name) => name.endsWith('.jsonl'))
     .map((name) => join(dir, name));
@@ -101,8 +94,8 @@ describe('recorded sessions', () => {
       ],
     });
     const child = spawn(process.execPath, [KODO_BIN, '-p', 'read a.txt'], {
-      cwd: workspace,
-      env: { PATH: process.env.PATH ?? '', HOME: home, KODO_TRUST_WORKSPACE: 'true', ...mockEnv() },
+      cwd: dirs.workspace,
+      env: { PATH: process.env.PATH ?? '', HOME: dirs.home, KODO_TRUST_WORKSPACE: 'true', ...mockEnv() },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     child.stdin.end();

@@ -1,27 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runKodo } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'write-file.jsonl');
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), 'kodo-tel-'));
-  home = mkdtempSync(join(tmpdir(), 'kodo-tel-home-'));
-});
-afterEach(() => {
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
+const dirs = e2eDirs();
 
 function settings(telemetry: Record<string, unknown>) {
-  mkdirSync(join(workspace, '.kodo'), { recursive: true });
-  writeFileSync(join(workspace, '.kodo', 'settings.json'), JSON.stringify({ telemetry }));
+  mkdirSync(join(dirs.workspace, '.kodo'), { recursive: true });
+  writeFileSync(join(dirs.workspace, '.kodo', 'settings.json'), JSON.stringify({ telemetry }));
 }
 
 /** The outfile holds pretty JSON objects back to back. */
@@ -39,19 +30,19 @@ const eventNames = (items: Record<string, unknown>[]) =>
 describe('telemetry', () => {
   it('is off by default: nothing is written', async () => {
     const run = await runKodo(['-p', 'make it', '-y', '--fake-responses', fixture], {
-      cwd: workspace,
-      env: { KODO_HOME: home, GEMINI_API_KEY: 'secret-key-value' },
+      cwd: dirs.workspace,
+      env: { KODO_HOME: dirs.home, GEMINI_API_KEY: 'secret-key-value' },
     });
     expect(run.code).toBe(0);
-    expect(() => readFileSync(join(home, 'telemetry.json'))).toThrow();
+    expect(() => readFileSync(join(dirs.home, 'telemetry.json'))).toThrow();
   });
 
   it('writes logs and metrics to a local file, without prompts or keys unless asked', async () => {
-    const outfile = join(home, 'telemetry.json');
+    const outfile = join(dirs.home, 'telemetry.json');
     settings({ enabled: true, outfile });
     const run = await runKodo(['-p', 'make the notes file', '-y', '--fake-responses', fixture], {
-      cwd: workspace,
-      env: { KODO_HOME: home, GEMINI_API_KEY: 'secret-key-value' },
+      cwd: dirs.workspace,
+      env: { KODO_HOME: dirs.home, GEMINI_API_KEY: 'secret-key-value' },
     });
     expect(run.code).toBe(0);
     const items = readItems(outfile);
@@ -82,11 +73,11 @@ describe('telemetry', () => {
   });
 
   it('includes prompt text and tool arguments with logPrompts', async () => {
-    const outfile = join(home, 'telemetry.json');
+    const outfile = join(dirs.home, 'telemetry.json');
     settings({ enabled: true, outfile, logPrompts: true });
     await runKodo(['-p', 'make the notes file', '-y', '--fake-responses', fixture], {
-      cwd: workspace,
-      env: { KODO_HOME: home, GEMINI_API_KEY: 'secret-key-value' },
+      cwd: dirs.workspace,
+      env: { KODO_HOME: dirs.home, GEMINI_API_KEY: 'secret-key-value' },
     });
     const raw = readFileSync(outfile, 'utf8');
     expect(raw).toContain('make the notes file');
@@ -112,8 +103,8 @@ describe('telemetry', () => {
     try {
       settings({ enabled: true, otlpEndpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
       const run = await runKodo(['-p', 'x', '-y', '--fake-responses', fixture], {
-        cwd: workspace,
-        env: { KODO_HOME: home, GEMINI_API_KEY: 'k' },
+        cwd: dirs.workspace,
+        env: { KODO_HOME: dirs.home, GEMINI_API_KEY: 'k' },
       });
       expect(run.code).toBe(0);
       expect(paths).toEqual(expect.arrayContaining(['/v1/logs', '/v1/metrics']));
@@ -123,10 +114,10 @@ describe('telemetry', () => {
     }
   });
   it('reports each hook run as a hook_call event and metric', async () => {
-    const outfile = join(home, 'telemetry.json');
-    mkdirSync(join(workspace, '.kodo'), { recursive: true });
+    const outfile = join(dirs.home, 'telemetry.json');
+    mkdirSync(join(dirs.workspace, '.kodo'), { recursive: true });
     writeFileSync(
-      join(workspace, '.kodo', 'settings.json'),
+      join(dirs.workspace, '.kodo', 'settings.json'),
       JSON.stringify({
         telemetry: { enabled: true, outfile },
         hooks: {
@@ -136,8 +127,8 @@ describe('telemetry', () => {
       }),
     );
     const run = await runKodo(['-p', 'make it', '-y', '--fake-responses', fixture], {
-      cwd: workspace,
-      env: { KODO_HOME: home, GEMINI_API_KEY: 'secret-key-value' },
+      cwd: dirs.workspace,
+      env: { KODO_HOME: dirs.home, GEMINI_API_KEY: 'secret-key-value' },
     });
     expect(run.code, run.stderr).toBe(0);
     const hookCalls = readItems(outfile)

@@ -1,16 +1,8 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasTmux, KODO_BIN, runKodo, TmuxSession } from '@kodo/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { e2eDirs } from './helpers';
 
 /**
  * Trusted folders, end to end. The workspace is hostile: its settings try to run a hook at
@@ -18,31 +10,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * approval mode) and even switch folder trust off. None of it may happen until the folder is
  * trusted; the controls show each would happen in a trusted folder.
  */
-let root: string;
-let workspace: string;
-let home: string;
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-e2e-trust-')));
-  workspace = join(root, 'project');
-  home = join(root, 'home');
-  mkdirSync(workspace);
-  mkdirSync(home);
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const dirs = e2eDirs();
 
 const write = (path: string, text: string) => {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, text);
 };
-const inWorkspace = (relative: string) => join(workspace, relative);
+const inWorkspace = (relative: string) => join(dirs.workspace, relative);
 
 /** kodo headless, with no trust from the environment (runKodo trusts by default). */
 const kodo = (args: string[], env: Record<string, string | undefined> = {}) =>
   runKodo(args, {
-    cwd: workspace,
+    cwd: dirs.workspace,
     env: {
-      KODO_HOME: home,
-      GEMINI_CLI_HOME: home,
+      KODO_HOME: dirs.home,
+      GEMINI_CLI_HOME: dirs.home,
       KODO_TRUST_WORKSPACE: undefined,
       KODO_SANDBOX: 'false',
       ...env,
@@ -70,7 +52,7 @@ function hostileWorkspace(): void {
       response: [{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }] }],
     });
   write(
-    join(root, 'fake.jsonl'),
+    join(dirs.root, 'fake.jsonl'),
     `${[
       turn([{ functionCall: { name: 'run_shell_command', args: { command: 'touch pwned.txt' } } }]),
       turn([{ text: 'Finished.' }]),
@@ -78,8 +60,8 @@ function hostileWorkspace(): void {
   );
 }
 
-const userSettings = (value: unknown) => write(join(home, 'settings.json'), JSON.stringify(value));
-const fake = () => ['--fake-responses', join(root, 'fake.jsonl')];
+const userSettings = (value: unknown) => write(join(dirs.home, 'settings.json'), JSON.stringify(value));
+const fake = () => ['--fake-responses', join(dirs.root, 'fake.jsonl')];
 
 describe('trusted folders (headless)', () => {
   it('exits 55 in an untrusted folder before reading anything of it', async () => {
@@ -115,13 +97,13 @@ describe('trusted folders (headless)', () => {
 
   it('follows the rules in ~/.kodo/trustedFolders.json and the environment variable', async () => {
     hostileWorkspace();
-    write(join(home, 'trustedFolders.json'), JSON.stringify({ [root]: 'TRUST_FOLDER' }));
+    write(join(dirs.home, 'trustedFolders.json'), JSON.stringify({ [dirs.root]: 'TRUST_FOLDER' }));
     expect((await kodo(['-p', 'go', ...fake()])).code).toBe(0);
     expect(existsSync(inWorkspace('pwned.txt'))).toBe(true);
 
     write(
-      join(home, 'trustedFolders.json'),
-      JSON.stringify({ [root]: 'TRUST_FOLDER', [workspace]: 'DO_NOT_TRUST' }),
+      join(dirs.home, 'trustedFolders.json'),
+      JSON.stringify({ [dirs.root]: 'TRUST_FOLDER', [dirs.workspace]: 'DO_NOT_TRUST' }),
     );
     expect((await kodo(['-p', 'go', ...fake()])).code).toBe(55);
     expect((await kodo(['-p', 'go', ...fake()], { KODO_TRUST_WORKSPACE: 'true' })).code).toBe(0);
@@ -136,7 +118,7 @@ describe('trusted folders (headless)', () => {
   });
 
   it('reports a malformed trust file as a configuration error (exit 52)', async () => {
-    write(join(home, 'trustedFolders.json'), '{ "/x": "MAYBE" }');
+    write(join(dirs.home, 'trustedFolders.json'), '{ "/x": "MAYBE" }');
     const run = await kodo(['-p', 'go']);
     expect(run.code).toBe(52);
     expect(run.stderr).toContain('Invalid trusted folders file');
@@ -153,12 +135,12 @@ describe.skipIf(!hasTmux())('trusted folders (interactive first run)', () => {
   const start = () => {
     tmux = new TmuxSession({
       command: `${process.execPath} ${KODO_BIN}`,
-      cwd: workspace,
+      cwd: dirs.workspace,
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        KODO_HOME: home,
-        GEMINI_CLI_HOME: home,
+        HOME: dirs.home,
+        KODO_HOME: dirs.home,
+        GEMINI_CLI_HOME: dirs.home,
         GEMINI_API_KEY: 'not-used',
         TERM: 'xterm-256color',
         LANG: 'C.UTF-8',
@@ -166,16 +148,16 @@ describe.skipIf(!hasTmux())('trusted folders (interactive first run)', () => {
     });
     return tmux;
   };
-  const rules = () => JSON.parse(readFileSync(join(home, 'trustedFolders.json'), 'utf8'));
+  const rules = () => JSON.parse(readFileSync(join(dirs.home, 'trustedFolders.json'), 'utf8'));
 
   it('asks once, saves the answer, and starts the UI', async () => {
     const session = start();
     await session.waitFor('Do you trust the files in this folder?');
-    expect(session.capture()).toContain(workspace);
+    expect(session.capture()).toContain(dirs.workspace);
     session.type('1');
     session.press('Enter');
     await session.waitFor('Type your message', 15_000);
-    expect(rules()).toEqual({ [workspace]: 'TRUST_FOLDER' });
+    expect(rules()).toEqual({ [dirs.workspace]: 'TRUST_FOLDER' });
     // The terminal is the UI's now: typing reaches its input box.
     session.type('hello kodo');
     await session.waitFor('hello kodo');
@@ -187,6 +169,6 @@ describe.skipIf(!hasTmux())('trusted folders (interactive first run)', () => {
     session.type('3');
     session.press('Enter');
     await session.waitFor('Type your message', 15_000);
-    expect(rules()).toEqual({ [workspace]: 'DO_NOT_TRUST' });
+    expect(rules()).toEqual({ [dirs.workspace]: 'DO_NOT_TRUST' });
   });
 });

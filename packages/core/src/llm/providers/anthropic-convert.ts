@@ -12,11 +12,12 @@
  *   Anthropic verifies signatures, so only its own go back, and other providers never see them.
  *   Thoughts without an Anthropic signature (Gemini's, OpenAI reasoning) are not sent.
  */
-import { ApiError } from '../errors';
+import type { ApiError } from '../errors';
 import { modelInfo } from '../models';
 import type { Content, GenerateRequest, Part } from '../types';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
 import { pairToolCalls, safeToolId } from './call-pairing';
+import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
 import { toolResultText } from './openai-convert';
 
 type Json = Record<string, unknown>;
@@ -155,40 +156,14 @@ const ERROR_STATUS: Record<string, number> = {
 };
 
 /** `{"type": "error", "error": {"type", "message"}}` (HTTP body or stream event) → ApiError. */
-export function anthropicErrorFromBody(
-  body: unknown,
-  fallback: { status?: number; retryAfterMs?: number; text?: string } = {},
-): ApiError {
-  const error = (body as { error?: unknown } | null)?.error;
-  const e = (error && typeof error === 'object' ? error : {}) as Json;
-  const message =
-    typeof e.message === 'string' && e.message !== ''
-      ? e.message
-      : (fallback.text ?? 'Error from the Anthropic API');
-  const status = fallback.status ?? ERROR_STATUS[String(e.type)] ?? 500;
-  return new ApiError(message, {
-    status,
-    ...(fallback.retryAfterMs !== undefined ? { retryAfterMs: fallback.retryAfterMs } : {}),
-    cause: error,
-  });
-}
-
-export function anthropicHttpError(
-  status: number,
-  statusText: string | undefined,
-  text: string,
-  retryAfterMs: number | undefined,
-): ApiError {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const snippet = text.trim().slice(0, 500);
-  return anthropicErrorFromBody(body, {
-    status,
-    text: `HTTP ${status}${statusText ? ` ${statusText}` : ''}${snippet ? `: ${snippet}` : ''}`,
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
+export function anthropicErrorFromBody(body: unknown, fallback: ErrorFallback = {}): ApiError {
+  return errorFromEnvelope(
+    body,
+    fallback,
+    (_error, fields) => ({
+      message: nonEmptyText(fields.message),
+      status: ERROR_STATUS[String(fields.type)],
+    }),
+    'Error from the Anthropic API',
+  );
 }

@@ -7,6 +7,7 @@
 import type { FinishReason, GenerateResponse, Part, UsageMetadata } from '../types';
 import { anthropicErrorFromBody } from './anthropic-convert';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
+import { modelChunk } from './model-chunk';
 
 type Json = Record<string, unknown>;
 
@@ -36,15 +37,6 @@ export function mapAnthropicUsage(usage: Json): UsageMetadata {
   };
   if (cacheRead > 0) out.cachedContentTokenCount = cacheRead;
   return out;
-}
-
-function modelChunk(parts: Part[], extra: Partial<GenerateResponse> = {}, finishReason?: FinishReason) {
-  const candidate: NonNullable<GenerateResponse['candidates']>[number] = {
-    content: { role: 'model', parts },
-    index: 0,
-  };
-  if (finishReason) candidate.finishReason = finishReason;
-  return { candidates: [candidate], ...extra } as GenerateResponse;
 }
 
 interface OpenBlock {

@@ -8,15 +8,10 @@
  */
 import type { ContentGenerator } from '../content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../types';
-import { anthropicHttpError, toAnthropicRequestBody } from './anthropic-convert';
+import { anthropicErrorFromBody, toAnthropicRequestBody } from './anthropic-convert';
 import { AnthropicStreamConverter, joinChunks } from './anthropic-stream';
-import {
-  type HttpErrorMapper,
-  joinUrl,
-  parseJsonPayload,
-  postEventStream,
-  retryAfterFromHeaders,
-} from './http-stream';
+import { envelopeHttpError } from './error-envelope';
+import { joinUrl, parseJsonPayload, postEventStream } from './http-stream';
 import { estimateTokens } from './openai';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -30,8 +25,7 @@ export interface AnthropicClientOptions {
   providerName?: string;
 }
 
-const httpError: HttpErrorMapper = ({ status, statusText, body, headers }) =>
-  anthropicHttpError(status, statusText, body, retryAfterFromHeaders(headers));
+const httpError = envelopeHttpError(anthropicErrorFromBody);
 
 export class AnthropicContentGenerator implements ContentGenerator {
   readonly provider: string;

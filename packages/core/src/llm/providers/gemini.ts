@@ -7,17 +7,16 @@
  * The wire format already matches kodo's message model (types.ts), so responses pass through.
  * `gemini-sdk.ts` is the same contract on top of the SDK (`KODO_GEMINI_TRANSPORT=sdk`).
  */
-import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { ContentGenerator } from '../content-generator';
-import { ApiError, abortError, isAbortError } from '../errors';
-import { SseDecoder } from '../sse';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse, GenerationConfig } from '../types';
+import { apiErrorFromHttp, apiErrorFromStreamChunk, malformedChunkError } from './gemini-errors';
 import {
-  apiErrorFromHttp,
-  apiErrorFromStreamChunk,
-  malformedChunkError,
-  networkApiError,
-} from './gemini-errors';
+  type HttpErrorMapper,
+  type JsonPost,
+  parseJsonPayload,
+  postEventStream,
+  postText,
+} from './http-stream';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const DEFAULT_GEMINI_API_VERSION = 'v1beta';
@@ -29,22 +28,6 @@ export interface GeminiClientOptions {
   apiVersion?: string;
   /** Extra request headers (e.g. for a proxy). */
   headers?: Record<string, string>;
-}
-
-type RequestFn = (url: URL, options: RequestOptions) => ClientRequest;
-
-const requestFns = new Map<string, Promise<RequestFn>>();
-
-/** `node:https` pulls in TLS (~10 ms): load it on the first request, not at import. */
-function requestFnFor(protocol: string): Promise<RequestFn> {
-  let fn = requestFns.get(protocol);
-  if (!fn) {
-    if (protocol === 'https:') fn = import('node:https').then((m) => m.request as RequestFn);
-    else if (protocol === 'http:') fn = import('node:http').then((m) => m.request as RequestFn);
-    else return Promise.reject(new Error(`Unsupported protocol in Gemini base URL: ${protocol}`));
-    requestFns.set(protocol, fn);
-  }
-  return fn;
 }
 
 /** `gemini-x` → `models/gemini-x`; `models/…` and `tunedModels/…` are already resource names. */
@@ -101,36 +84,16 @@ export function toGeminiRequestBody(request: GenerateRequest): Record<string, un
   return body;
 }
 
-/** An open HTTP exchange; `close` is idempotent and tears down whatever is still in flight. */
-interface Exchange {
-  response: IncomingMessage;
-  close(): void;
-}
+const geminiHttpError: HttpErrorMapper = ({ status, statusText, body, headers }) =>
+  apiErrorFromHttp(status, statusText, body, headers['retry-after']);
 
-/** Every failure leaves as an AbortError (if the caller aborted) or an ApiError. */
-function normalizeError(error: unknown, signal: AbortSignal, during: string): Error {
-  if (signal.aborted || isAbortError(error)) return abortError();
-  if (error instanceof ApiError) return error;
-  return networkApiError(error, during);
-}
-
+/** One answer or stream chunk: a JSON object, or the API error it carries in band. */
 function parseJson(payload: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch (error) {
-    throw malformedChunkError(payload, error);
-  }
+  const value = parseJsonPayload(payload);
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw malformedChunkError(payload);
   const inBandError = apiErrorFromStreamChunk(value);
   if (inBandError) throw inBandError;
   return value as Record<string, unknown>;
-}
-
-async function readText(response: IncomingMessage): Promise<string> {
-  const buffers: Buffer[] = [];
-  for await (const buffer of response) buffers.push(buffer as Buffer);
-  return Buffer.concat(buffers).toString('utf8');
 }
 
 export class GeminiContentGenerator implements ContentGenerator {
@@ -169,38 +132,8 @@ export class GeminiContentGenerator implements ContentGenerator {
     request: GenerateRequest,
     signal: AbortSignal,
   ): AsyncGenerator<GenerateResponse> {
-    const body = toGeminiRequestBody(request);
-    const exchange = await this.open(request.model, 'streamGenerateContent', body, signal, true);
-    const decoder = new TextDecoder();
-    const sse = new SseDecoder();
-    const reader = exchange.response[Symbol.asyncIterator]();
-    try {
-      while (true) {
-        let step: IteratorResult<Buffer>;
-        try {
-          step = await reader.next();
-        } catch (error) {
-          throw normalizeError(error, signal, 'while streaming the response');
-        }
-        let payloads: string[];
-        if (step.done) {
-          payloads = sse.push(decoder.decode());
-          // A last event without its blank line: keep it when it is whole, fail when it is cut.
-          const tail = sse.end();
-          if (tail !== undefined) payloads.push(tail);
-        } else {
-          payloads = sse.push(decoder.decode(step.value, { stream: true }));
-        }
-        for (const payload of payloads) {
-          if (signal.aborted) throw abortError();
-          yield parseJson(payload) as GenerateResponse;
-        }
-        if (step.done) return;
-      }
-    } finally {
-      // Also runs when the consumer stops early: the socket must not keep streaming into nothing.
-      exchange.close();
-    }
+    const post = this.post(request.model, 'streamGenerateContent', toGeminiRequestBody(request), signal);
+    for await (const payload of postEventStream(post)) yield parseJson(payload) as GenerateResponse;
   }
 
   private async unary(
@@ -209,82 +142,13 @@ export class GeminiContentGenerator implements ContentGenerator {
     body: unknown,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const exchange = await this.open(model, method, body, signal, false);
-    try {
-      let text: string;
-      try {
-        text = await readText(exchange.response);
-      } catch (error) {
-        throw normalizeError(error, signal, 'while reading the response');
-      }
-      if (signal.aborted) throw abortError();
-      return parseJson(text);
-    } finally {
-      exchange.close();
-    }
+    return parseJson(await postText(this.post(model, method, body, signal)));
   }
 
-  /**
-   * Sends the request and resolves once a 2xx status line and headers are in; any other status is
-   * read to the end and thrown as an ApiError. The abort listener stays attached until `close`, so
-   * an abort while the body streams destroys the socket at once.
-   */
-  private async open(
-    model: string,
-    method: string,
-    body: unknown,
-    signal: AbortSignal,
-    stream: boolean,
-  ): Promise<Exchange> {
-    if (signal.aborted) throw abortError();
-    const url = new URL(`${this.base}/${modelResourceName(model)}:${method}${stream ? '?alt=sse' : ''}`);
-    const request = await requestFnFor(url.protocol);
-    if (signal.aborted) throw abortError();
-    const payload = Buffer.from(JSON.stringify(body), 'utf8');
-
-    const exchange = await new Promise<Exchange>((resolve, reject) => {
-      let response: IncomingMessage | undefined;
-      const req = request(url, {
-        method: 'POST',
-        headers: { ...this.headers, 'content-length': String(payload.length) },
-      });
-      const onAbort = () => {
-        const error = abortError();
-        response?.destroy(error);
-        req.destroy(error);
-      };
-      const close = () => {
-        signal.removeEventListener('abort', onAbort);
-        if (!response?.complete) {
-          response?.destroy();
-          req.destroy();
-        }
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (error) => {
-        // After the response arrived, the reader sees the failure; this only settles the open.
-        close();
-        reject(normalizeError(error, signal, `calling ${url.origin}`));
-      });
-      req.on('response', (res) => {
-        response = res;
-        // The reader reports body errors; this listener only keeps an unread error from crashing.
-        res.on('error', () => {});
-        resolve({ response: res, close });
-      });
-      req.end(payload);
-    });
-
-    const status = exchange.response.statusCode ?? 0;
-    if (status >= 200 && status < 300) return exchange;
-    try {
-      const text = await readText(exchange.response).catch((error) => {
-        throw normalizeError(error, signal, 'while reading an error response');
-      });
-      const retryAfter = exchange.response.headers['retry-after'];
-      throw apiErrorFromHttp(status, exchange.response.statusMessage, text, retryAfter);
-    } finally {
-      exchange.close();
-    }
+  /** The request for one REST method; streaming goes as SSE (`?alt=sse`). */
+  private post(model: string, method: string, body: unknown, signal: AbortSignal): JsonPost {
+    const sse = method === 'streamGenerateContent' ? '?alt=sse' : '';
+    const url = new URL(`${this.base}/${modelResourceName(model)}:${method}${sse}`);
+    return { url, headers: this.headers, body, signal, httpError: geminiHttpError };
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The lean HTTP transport of the OpenAI and Anthropic clients: one JSON POST over
+ * The lean HTTP transport of the Gemini, OpenAI and Anthropic clients: one JSON POST over
  * `node:http`/`node:https` (loaded on the first request, not at import), answered either by an
- * event stream or by one JSON body. Same reasons as the lean Gemini client (gemini.ts): the
- * vendors' SDKs and global `fetch` (undici) cost tens of milliseconds before the first request.
+ * event stream or by one JSON body. The vendors' SDKs and global `fetch` (undici) cost tens of
+ * milliseconds before the first request (see gemini.ts); this module imports nothing heavier
+ * than the lean clients already do, as it is on `kodo -p`'s path to its first request.
  *
  * Every failure leaves as an AbortError (the caller aborted) or an ApiError: HTTP errors through
  * the provider's own `httpError` mapping, transport failures with a Node-style `code`.
@@ -30,7 +31,8 @@ export interface JsonPost {
 
 type RequestFn = (url: URL, options: RequestOptions) => ClientRequest;
 
-/** Node caches dynamic imports, so this costs nothing after the first request. */
+/** `node:https` pulls in TLS (~10 ms): load it on the first request, not at import. Node caches
+ * dynamic imports, so this costs nothing after the first request. */
 async function requestFnFor(protocol: string): Promise<RequestFn> {
   if (protocol === 'https:') return (await import('node:https')).request as RequestFn;
   if (protocol === 'http:') return (await import('node:http')).request as RequestFn;
@@ -141,8 +143,8 @@ async function open(post: JsonPost): Promise<Exchange> {
   }
 }
 
-/** POSTs and returns the parsed JSON answer. */
-export async function postJson(post: JsonPost): Promise<unknown> {
+/** POSTs and returns the answer's body as text. */
+export async function postText(post: JsonPost): Promise<string> {
   const exchange = await open(post);
   try {
     let text: string;
@@ -152,10 +154,15 @@ export async function postJson(post: JsonPost): Promise<unknown> {
       throw normalizeError(error, post.signal, 'while reading the response');
     }
     if (post.signal.aborted) throw abortError();
-    return parseJsonPayload(text);
+    return text;
   } finally {
     exchange.close();
   }
+}
+
+/** POSTs and returns the parsed JSON answer. */
+export async function postJson(post: JsonPost): Promise<unknown> {
+  return parseJsonPayload(await postText(post));
 }
 
 /**

@@ -9,7 +9,7 @@
  *   `reasoning` from OpenRouter/Ollama) are passed on as they arrive; tool-call fragments are
  *   assembled per index and released, parsed, with the finish reason; usage comes last.
  */
-import { ApiError } from '../errors';
+import type { ApiError } from '../errors';
 import type {
   Content,
   FinishReason,
@@ -20,6 +20,8 @@ import type {
   UsageMetadata,
 } from '../types';
 import { pairToolCalls } from './call-pairing';
+import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { modelChunk } from './model-chunk';
 
 export interface OpenAIBodyOptions {
   stream: boolean;
@@ -169,67 +171,28 @@ const ERROR_STATUS: Record<string, number> = {
 };
 
 /** `{"error": {"message", "type", "code"}}` (also sent inside a stream) → ApiError. */
-export function openAIErrorFromBody(
-  body: unknown,
-  fallback: { status?: number; retryAfterMs?: number; text?: string } = {},
-): ApiError {
-  const error = (body as { error?: unknown } | null)?.error;
-  const e = (error && typeof error === 'object' ? error : {}) as Json;
-  const message =
-    typeof e.message === 'string' && e.message !== ''
-      ? e.message
-      : typeof error === 'string'
-        ? error
-        : (fallback.text ?? 'Error from the OpenAI-compatible API');
-  const code = typeof e.code === 'number' ? e.code : Number.NaN;
-  const status =
-    fallback.status ??
-    (Number.isInteger(code) && code >= 400 ? code : undefined) ??
-    ERROR_STATUS[String(e.code)] ??
-    ERROR_STATUS[String(e.type)] ??
-    500;
-  return new ApiError(message, {
-    status,
-    ...(fallback.retryAfterMs !== undefined ? { retryAfterMs: fallback.retryAfterMs } : {}),
-    cause: error,
-  });
-}
-
-/** An HTTP error response; the body may be the usual envelope, plain text or an HTML page. */
-export function openAIHttpError(
-  status: number,
-  statusText: string | undefined,
-  text: string,
-  retryAfterMs: number | undefined,
-): ApiError {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const snippet = text.trim().slice(0, 500);
-  const fallbackText = `HTTP ${status}${statusText ? ` ${statusText}` : ''}${snippet ? `: ${snippet}` : ''}`;
-  return openAIErrorFromBody(body, {
-    status,
-    text: fallbackText,
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
+export function openAIErrorFromBody(body: unknown, fallback: ErrorFallback = {}): ApiError {
+  return errorFromEnvelope(
+    body,
+    fallback,
+    (error, fields) => {
+      const code = typeof fields.code === 'number' ? fields.code : Number.NaN;
+      return {
+        message: nonEmptyText(fields.message) ?? (typeof error === 'string' ? error : undefined),
+        status:
+          (Number.isInteger(code) && code >= 400 ? code : undefined) ??
+          ERROR_STATUS[String(fields.code)] ??
+          ERROR_STATUS[String(fields.type)],
+      };
+    },
+    'Error from the OpenAI-compatible API',
+  );
 }
 
 interface PendingCall {
   id?: string;
   name: string;
   args: string;
-}
-
-function modelChunk(parts: Part[], extra: Partial<GenerateResponse> = {}, finishReason?: FinishReason) {
-  const candidate: NonNullable<GenerateResponse['candidates']>[number] = {
-    content: { role: 'model', parts },
-    index: 0,
-  };
-  if (finishReason) candidate.finishReason = finishReason;
-  return { candidates: [candidate], ...extra } as GenerateResponse;
 }
 
 /** Parses assembled arguments; undefined when they are not a JSON object. */

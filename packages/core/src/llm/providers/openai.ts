@@ -5,19 +5,13 @@
  */
 import type { ContentGenerator } from '../content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../types';
-import {
-  type HttpErrorMapper,
-  joinUrl,
-  parseJsonPayload,
-  postEventStream,
-  postJson,
-  retryAfterFromHeaders,
-} from './http-stream';
+import { envelopeHttpError } from './error-envelope';
+import { joinUrl, parseJsonPayload, postEventStream, postJson } from './http-stream';
 import {
   type OpenAIBodyOptions,
   OpenAIStreamConverter,
   openAICompletionToResponse,
-  openAIHttpError,
+  openAIErrorFromBody,
   toOpenAIRequestBody,
 } from './openai-convert';
 
@@ -44,8 +38,7 @@ export function estimateTokens(request: GenerateRequest): CountTokensResponse {
   return { totalTokens: Math.ceil(chars / 4) };
 }
 
-const httpError: HttpErrorMapper = ({ status, statusText, body, headers }) =>
-  openAIHttpError(status, statusText, body, retryAfterFromHeaders(headers));
+const httpError = envelopeHttpError(openAIErrorFromBody);
 
 export class OpenAIContentGenerator implements ContentGenerator {
   readonly provider: string;

@@ -1,22 +1,14 @@
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
-import { diffStat, unifiedDiff, updatedSnippet } from '../diff';
+import { updatedSnippet } from '../diff';
 import { findMatchesAmong, type MatchOutcome, type StringPair } from '../edit/find-matches';
 import { EDIT_FIX_TIMEOUT_MS, EditFixer } from '../edit/llm-fixer';
 import { findPlaceholders } from '../edit/placeholders';
 import { isJsonLikePath, unescapedPairs } from '../edit/unescape';
-import {
-  defaultLineEnding,
-  type ExistingText,
-  type LineEnding,
-  readExistingText,
-  type TextEncodingName,
-  toLf,
-  writeErrorType,
-  writeTextFile,
-} from '../file-text';
-import { errnoCode, failure, failureFrom, resolveFileParam } from '../results';
-import type { ConfirmationDetails, Tool, ToolContext, ToolError, ToolResult } from '../tool';
+import { type ChangeReport, type FileChange, fileChangeHooks, isToolError, readTarget } from '../file-change';
+import { toLf } from '../file-text';
+import { resolveFileParam } from '../results';
+import type { Tool, ToolContext, ToolError } from '../tool';
 
 const parameters = z.object({
   file_path: z
@@ -45,6 +37,11 @@ interface EditDeps {
   fixer: EditFixer;
 }
 
+const EDIT_REPORT: ChangeReport<PreparedEdit> = {
+  success: successText,
+  writeFailed: (_change, error) => errorMessage(error),
+};
+
 /**
  * The `replace` tool. Each instance keeps the LLM fixer's answers for its own invocations (see
  * `EditFixer`); tests make their own instance to choose the fixer's timeout.
@@ -61,10 +58,13 @@ export function createReplaceTool(options: { fixTimeoutMs?: number } = {}): Tool
       'exist yet, creates the file with new_string. The user may be asked to approve the change.',
     parameters,
     validate: validateEdit,
-    describe: (params, ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
-    locations: (params, ctx) => [ctx.workspace.absolute(params.file_path)],
-    confirmationDetails: (params, ctx, signal) => editConfirmation(params, ctx, { signal, fixer }),
-    execute: (params, ctx, execution) => editExecute(params, ctx, { signal: execution.signal, fixer }),
+    ...fileChangeHooks(
+      (params: Params, ctx: ToolContext, signal: AbortSignal) => prepareEdit(params, ctx, { signal, fixer }),
+      {
+        title: 'Confirm Edit',
+        report: EDIT_REPORT,
+      },
+    ),
   });
 }
 
@@ -85,14 +85,8 @@ function validateEdit(params: Params, ctx: ToolContext): ToolError | undefined {
   return undefined;
 }
 
-interface PreparedEdit {
-  abs: string;
-  isNewFile: boolean;
-  /** Current and new content, LF-normalised. */
-  oldText: string;
-  newText: string;
+interface PreparedEdit extends FileChange {
   match: MatchOutcome | undefined;
-  format: { encoding: TextEncodingName; lineEnding: LineEnding };
 }
 
 /** Reads the file and computes the edit, or the error the model should see (reference §3.3). */
@@ -101,24 +95,17 @@ async function prepareEdit(
   ctx: ToolContext,
   deps: EditDeps,
 ): Promise<PreparedEdit | ToolError> {
-  const resolved = ctx.workspace.resolvePath(params.file_path);
-  if (!resolved.ok) return resolved.error;
-  const abs = resolved.path;
-  let existing: ExistingText | undefined;
-  try {
-    existing = await readExistingText(abs);
-  } catch (error) {
-    if (errnoCode(error) === 'EISDIR') {
-      return { type: 'target_is_directory', message: `Path is a directory, not a file: ${abs}` };
-    }
-    return { type: 'read_content_failure', message: `Failed to read content of existing file: ${abs}` };
-  }
+  const target = await readTarget(params.file_path, ctx, (abs) => ({
+    type: 'read_content_failure',
+    message: `Failed to read content of existing file: ${abs}`,
+  }));
+  if (isToolError(target)) return target;
+  const { abs, existing, format } = target;
   const oldString = toLf(params.old_string);
   const newString = toLf(params.new_string);
 
   if (!existing) {
     if (oldString !== '') return { type: 'file_not_found', message: `File not found: ${abs}` };
-    const format = { encoding: 'utf8' as const, lineEnding: defaultLineEnding() };
     return { abs, isNewFile: true, oldText: '', newText: newString, match: undefined, format };
   }
   if (oldString === '') {
@@ -167,7 +154,6 @@ async function prepareEdit(
 
   const problem = matchProblem(params, match, { oldString, newString, content });
   if (problem) return problem;
-  const format = { encoding: existing.encoding, lineEnding: existing.lineEnding };
   return { abs, isNewFile: false, oldText: content, newText: match.newContent!, match, format };
 }
 
@@ -203,40 +189,6 @@ function matchProblem(
     };
   }
   return undefined;
-}
-
-async function editConfirmation(
-  params: Params,
-  ctx: ToolContext,
-  deps: EditDeps,
-): Promise<ConfirmationDetails | undefined> {
-  const prepared = await prepareEdit(params, ctx, deps);
-  // Without a diff the scheduler shows a generic prompt; execution then reports the error.
-  if ('type' in prepared) return undefined;
-  const rel = ctx.workspace.display(prepared.abs);
-  return {
-    kind: 'edit',
-    title: `Confirm Edit: ${rel}`,
-    filePath: prepared.abs,
-    diff: unifiedDiff(rel, prepared.oldText, prepared.newText),
-    newContent: prepared.newText,
-  };
-}
-
-async function editExecute(params: Params, ctx: ToolContext, deps: EditDeps): Promise<ToolResult> {
-  const prepared = await prepareEdit(params, ctx, deps);
-  if ('type' in prepared) return failureFrom(prepared);
-  const { abs, oldText, newText } = prepared;
-  try {
-    await writeTextFile(abs, newText, prepared.format);
-  } catch (error) {
-    return failure(writeErrorType(error), errorMessage(error));
-  }
-  return {
-    llmContent: successText(prepared),
-    returnDisplay: unifiedDiff(ctx.workspace.display(abs), oldText, newText),
-    diffStat: diffStat(oldText, newText),
-  };
 }
 
 function successText(prepared: PreparedEdit): string {

@@ -1,0 +1,121 @@
+/**
+ * What `write_file` and `replace` share around working out a file's new text: reading the target,
+ * the approval prompt with the change as a diff, the write in the file's own encoding and line
+ * endings, and the result with the diff and its stats. Each tool only works out the change.
+ */
+import { diffStat, unifiedDiff } from './diff';
+import {
+  defaultLineEnding,
+  type ExistingText,
+  type LineEnding,
+  readExistingText,
+  type TextEncodingName,
+  writeErrorType,
+  writeTextFile,
+} from './file-text';
+import { errnoCode, failure, failureFrom } from './results';
+import type { ConfirmationDetails, ExecuteOptions, ToolContext, ToolError, ToolResult } from './tool';
+
+export interface TextFormat {
+  encoding: TextEncodingName;
+  lineEnding: LineEnding;
+}
+
+/** A change to one file, ready to approve and write. */
+export interface FileChange {
+  abs: string;
+  isNewFile: boolean;
+  /** Current and new content, LF-normalised (line endings are applied when writing). */
+  oldText: string;
+  newText: string;
+  format: TextFormat;
+}
+
+export function isToolError(value: object): value is ToolError {
+  return 'type' in value;
+}
+
+/**
+ * The file a call names, resolved, its text (undefined when there is no such file yet) and the
+ * format to write it in; or the error for the model, `readFailed` wording a failure to read it.
+ */
+export async function readTarget(
+  filePath: string,
+  ctx: ToolContext,
+  readFailed: (abs: string, error: unknown) => ToolError,
+): Promise<{ abs: string; existing: ExistingText | undefined; format: TextFormat } | ToolError> {
+  const resolved = ctx.workspace.resolvePath(filePath);
+  if (!resolved.ok) return resolved.error;
+  const abs = resolved.path;
+  try {
+    const existing = await readExistingText(abs);
+    return { abs, existing, format: formatFor(existing) };
+  } catch (error) {
+    if (errnoCode(error) === 'EISDIR') {
+      return { type: 'target_is_directory', message: `Path is a directory, not a file: ${abs}` };
+    }
+    return readFailed(abs, error);
+  }
+}
+
+/** An existing file keeps its encoding and line endings; a new one gets UTF-8 and the OS default. */
+function formatFor(existing: ExistingText | undefined): TextFormat {
+  return existing
+    ? { encoding: existing.encoding, lineEnding: existing.lineEnding }
+    : { encoding: 'utf8', lineEnding: defaultLineEnding() };
+}
+
+export interface ChangeReport<C extends FileChange> {
+  /** What the model is told once the file is written. */
+  success(change: C): string;
+  /** The message of a failed write. */
+  writeFailed(change: C, error: unknown): string;
+}
+
+/**
+ * The hooks of a tool that changes the file named by `file_path`, given how it works out the
+ * change: `describe` and `locations` name the file; the approval prompt shows the change as a
+ * diff (a generic prompt for an error, which execution then reports); execution writes it in the
+ * file's own encoding and line endings and reports the diff and its stats.
+ */
+export function fileChangeHooks<Params extends { file_path: string }, C extends FileChange>(
+  prepare: (params: Params, ctx: ToolContext, signal: AbortSignal) => Promise<C | ToolError>,
+  options: { title: string; report: ChangeReport<C> },
+) {
+  return {
+    describe: (params: Params, ctx: ToolContext) =>
+      ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
+    locations: (params: Params, ctx: ToolContext) => [ctx.workspace.absolute(params.file_path)],
+    async confirmationDetails(
+      params: Params,
+      ctx: ToolContext,
+      signal: AbortSignal,
+    ): Promise<ConfirmationDetails | undefined> {
+      const prepared = await prepare(params, ctx, signal);
+      if (isToolError(prepared)) return undefined;
+      const rel = ctx.workspace.display(prepared.abs);
+      return {
+        kind: 'edit',
+        title: `${options.title}: ${rel}`,
+        filePath: prepared.abs,
+        diff: unifiedDiff(rel, prepared.oldText, prepared.newText),
+        newContent: prepared.newText,
+      };
+    },
+    async execute(params: Params, ctx: ToolContext, execution: ExecuteOptions): Promise<ToolResult> {
+      const prepared = await prepare(params, ctx, execution.signal);
+      if (isToolError(prepared)) return failureFrom(prepared);
+      const { abs, oldText, newText } = prepared;
+      try {
+        await writeTextFile(abs, newText, prepared.format);
+      } catch (error) {
+        return failure(writeErrorType(error), options.report.writeFailed(prepared, error));
+      }
+      return {
+        llmContent: options.report.success(prepared),
+        returnDisplay: unifiedDiff(ctx.workspace.display(abs), oldText, newText),
+        diffStat: diffStat(oldText, newText),
+      };
+    },
+  };
+}
