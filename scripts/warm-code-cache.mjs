@@ -43,6 +43,7 @@ export async function warmCodeCache({ kodoEntry }) {
         KODO_TRUST_WORKSPACE: 'true',
         GEMINI_API_KEY: 'warm-up',
         GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+        KODO_CODE_CACHE: 'warm-up',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -96,6 +96,13 @@ export interface CodeCacheHandle {
    * without caches, and none is written at exit.
    */
   flagsChanged(): void;
+  /**
+   * Makes the caches of the scripts compiled so far now, from the functions compiled so far
+   * (they are written at exit). Used by the build's warm-up at the first model request: code
+   * that runs after it compiles while kodo waits for the model anyway, and a smaller cache
+   * deserialises faster on the way to that request.
+   */
+  snapshot(): void;
 }
 
 export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | undefined {
@@ -104,7 +111,7 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
   if (!fallback) return undefined;
   const stats: CodeCacheStats = { compiled: 0, fromCache: 0, rejected: 0, packed: 0 };
   const prefix = options.distDir.endsWith(sep) ? options.distDir : `${options.distDir}${sep}`;
-  const stale: { script: Script; cacheFile: string; stamp: SourceStamp }[] = [];
+  const stale: { script: Script; cacheFile: string; stamp: SourceStamp; data?: Buffer }[] = [];
   let flagsChanged = false;
   const relativeName = (filename: string) => filename.slice(prefix.length).split(sep).join('/');
 
@@ -190,10 +197,15 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
   // After the run the scripts hold every function it compiled: the best cache for the next one.
   process.once('exit', () => {
     if (flagsChanged) return;
-    for (const { script, cacheFile, stamp } of stale) writeCache(cacheFile, stamp, script.createCachedData());
+    for (const { script, cacheFile, stamp, data } of stale) {
+      writeCache(cacheFile, stamp, data ?? script.createCachedData());
+    }
   });
   return {
     stats: () => ({ ...stats }),
+    snapshot: () => {
+      for (const entry of stale) entry.data ??= entry.script.createCachedData();
+    },
     flagsChanged: () => {
       flagsChanged = true;
     },

@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<void> {
     __kodoRequireChunk: (importerUrl: string, specifier: string) =>
       require(join(dirname(fileURLToPath(importerUrl)), specifier)),
   });
-  // KODO_CODE_CACHE: `off` compiles from source as Node does; `report` tells on exit what was used.
+  // KODO_CODE_CACHE: `off` compiles from source as Node does; `report` tells on exit what was used;
+  // `warm-up` is the build's (see below).
   const cacheMode = process.env.KODO_CODE_CACHE;
   if (typeof __dirname === 'string' && cacheMode !== 'off') {
     const cache = installCodeCache({
@@ -47,6 +48,17 @@ async function main(argv: string[]): Promise<void> {
     });
     // For the interactive UI, which changes V8's flags at run time (ui/memory-mode.ts).
     Object.assign(globalThis, { __kodoCodeCache: cache });
+    if (cache && cacheMode === 'warm-up') {
+      // The build's warm-up run (scripts/warm-code-cache.mjs): the start-up path's caches hold
+      // what ran up to the first model request.
+      const { subscribe, unsubscribe } =
+        require('node:diagnostics_channel') as typeof import('node:diagnostics_channel');
+      const onRequest = () => {
+        unsubscribe('http.client.request.start', onRequest);
+        cache.snapshot();
+      };
+      subscribe('http.client.request.start', onRequest);
+    }
     if (cache && cacheMode === 'report') {
       process.once('exit', () => {
         const { compiled, fromCache, rejected, packed } = cache.stats();

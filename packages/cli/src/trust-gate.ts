@@ -89,7 +89,7 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
     // The folder's `.env` (reference §14.2) once trust is known: an untrusted one may set model
     // credentials only. Settings are read again afterwards, so `$VAR` in them sees its values.
     const envSettings = trusted ? loadSettings({ cwd, env }).merged : userOnly.merged;
-    const envFile = loadEnvFile({
+    const envFile = await loadEnvFile({
       cwd,
       env,
       trusted,

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'dotenv';
 import { geminiHome, kodoHome } from './paths';
 
 /**
@@ -55,9 +54,12 @@ export interface EnvFileResult {
 }
 
 /** Finds the `.env` for this run and sets its variables in `options.env`. */
-export function loadEnvFile(options: EnvFileOptions): EnvFileResult {
+export async function loadEnvFile(options: EnvFileOptions): Promise<EnvFileResult> {
   const found = findEnvFile(options);
   if (!found) return { applied: [], skipped: [] };
+  // Loaded only when there is a file: dotenv requires node:crypto (~20 internal modules, a few
+  // ms) at load time, for encrypted files kodo does not read.
+  const { parse } = await import('dotenv');
   let values: Record<string, string>;
   try {
     values = parse(readFileSync(found.path));

@@ -28,11 +28,11 @@ const baseEnv = (): NodeJS.ProcessEnv => ({
 });
 
 describe('.env loading (reference §14.2)', () => {
-  it('loads the nearest .env above the working directory, only that one, and never overwrites', () => {
+  it('loads the nearest .env above the working directory, only that one, and never overwrites', async () => {
     write(join(repo, '.env'), 'GEMINI_API_KEY=from-repo\nEXISTING=from-file\nQUOTED="a b # c"\n');
     write(join(home, '.env'), 'HOME_ONLY=yes\n');
     const env: NodeJS.ProcessEnv = { ...baseEnv(), EXISTING: 'from-shell' };
-    const result = loadEnvFile({ cwd, env, trusted: true });
+    const result = await loadEnvFile({ cwd, env, trusted: true });
     expect(result.path).toBe(join(repo, '.env'));
     expect(env.GEMINI_API_KEY).toBe('from-repo');
     expect(env.QUOTED).toBe('a b # c');
@@ -70,31 +70,31 @@ describe('.env loading (reference §14.2)', () => {
     }
   });
 
-  it('keeps excludedEnvVars out of a project .env, but not out of the home one', () => {
+  it('keeps excludedEnvVars out of a project .env, but not out of the home one', async () => {
     write(join(repo, '.env'), 'DEBUG=1\nMY_FLAG=on\n');
     const env = baseEnv();
-    loadEnvFile({ cwd, env, trusted: true });
+    await loadEnvFile({ cwd, env, trusted: true });
     expect(env.DEBUG).toBeUndefined();
     expect(env.MY_FLAG).toBe('on');
     const custom = baseEnv();
-    loadEnvFile({ cwd, env: custom, trusted: true, excludedEnvVars: ['MY_FLAG'] });
+    await loadEnvFile({ cwd, env: custom, trusted: true, excludedEnvVars: ['MY_FLAG'] });
     expect(custom.DEBUG).toBe('1');
     expect(custom.MY_FLAG).toBeUndefined();
     rmSync(join(repo, '.env'));
     write(join(home, '.env'), 'DEBUG=1\n');
     const fromHome = baseEnv();
-    loadEnvFile({ cwd, env: fromHome, trusted: true });
+    await loadEnvFile({ cwd, env: fromHome, trusted: true });
     expect(fromHome.DEBUG).toBe('1');
   });
 
-  it('in an untrusted folder sets model credentials only, sanitized, and says what it skipped', () => {
+  it('in an untrusted folder sets model credentials only, sanitized, and says what it skipped', async () => {
     write(join(repo, '.kodo', '.env'), 'GEMINI_API_KEY=not-read\n');
     write(
       join(repo, '.env'),
       'GEMINI_API_KEY=key-123 $(rm -rf ~)\nGOOGLE_GEMINI_BASE_URL=http://evil\nNODE_OPTIONS=--require=x\n',
     );
     const env = baseEnv();
-    const result = loadEnvFile({ cwd, env, trusted: false });
+    const result = await loadEnvFile({ cwd, env, trusted: false });
     expect(result.path).toBe(join(repo, '.env'));
     expect(env.GEMINI_API_KEY).toBe('key-123rm-rf');
     expect(env.GOOGLE_GEMINI_BASE_URL).toBeUndefined();
@@ -103,17 +103,17 @@ describe('.env loading (reference §14.2)', () => {
     expect(result.skipped[0]).toContain('not trusted');
   });
 
-  it('ignoreLocalEnv skips the project and uses the home file', () => {
+  it('ignoreLocalEnv skips the project and uses the home file', async () => {
     write(join(repo, '.env'), 'A=project\n');
     write(join(home, '.kodo', '.env'), 'A=kodo-home\n');
     const env = baseEnv();
-    const result = loadEnvFile({ cwd, env, trusted: true, ignoreLocalEnv: true });
+    const result = await loadEnvFile({ cwd, env, trusted: true, ignoreLocalEnv: true });
     expect(result.path).toBe(join(home, '.kodo', '.env'));
     expect(env.A).toBe('kodo-home');
   });
 
-  it('finds nothing when there is no .env anywhere', () => {
+  it('finds nothing when there is no .env anywhere', async () => {
     const env = baseEnv();
-    expect(loadEnvFile({ cwd, env, trusted: true })).toEqual({ applied: [], skipped: [] });
+    expect(await loadEnvFile({ cwd, env, trusted: true })).toEqual({ applied: [], skipped: [] });
   });
 });
