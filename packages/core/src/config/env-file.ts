@@ -59,7 +59,9 @@ export async function loadEnvFile(options: EnvFileOptions): Promise<EnvFileResul
   if (!found) return { applied: [], skipped: [] };
   // Loaded only when there is a file: dotenv requires node:crypto (~20 internal modules, a few
   // ms) at load time, for encrypted files kodo does not read.
-  const { parse } = await import('dotenv');
+  const dotenv = await import('dotenv');
+  // dotenv is CommonJS: bundled, its functions sit on the namespace's default export.
+  const parse = dotenv.parse ?? (dotenv as unknown as { default: typeof dotenv }).default.parse;
   let values: Record<string, string>;
   try {
     values = parse(readFileSync(found.path));
