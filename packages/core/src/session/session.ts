@@ -7,7 +7,6 @@ import { ChatCompressor, type CompressionResult, DEFAULT_COMPRESSION } from '../
 import { attachDiscoveredContext } from '../context/jit-context';
 import { DEFAULT_MASKING } from '../context/masking';
 import type { ProjectMemory } from '../context/memory-files';
-import { hookLabel } from '../hooks/config';
 import type { HookSystem } from '../hooks/hook-system';
 import { HookedContentGenerator, ignoreHookVerdicts } from '../hooks/model-hooks';
 import { PromptHooks } from '../hooks/prompt-hooks';
@@ -22,7 +21,7 @@ import { cancelledResponseParts } from '../scheduler/function-response';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
 import { type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
-import { fanOut, telemetryApiObserver } from '../telemetry/observer';
+import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
 import { BackgroundJobs } from '../tools/shell/background-jobs';
@@ -82,15 +81,7 @@ export class Session {
     const interactive = options.confirm !== undefined;
     this.hooks = options.hooks;
     const telemetryObserver = telemetryApiObserver(this.telemetry);
-    this.hooks?.onRun((run) =>
-      this.telemetry.hookCall({
-        eventName: run.registration.event,
-        hookName: hookLabel(run.registration),
-        durationMs: run.durationMs,
-        success: run.success,
-        exitCode: run.exitCode,
-      }),
-    );
+    if (this.hooks) reportHookRuns(this.hooks, this.telemetry);
     // Every model call counts in stats, budgets and telemetry; calls outside the conversation
     // under their own role, as Gemini CLI names them.
     const utility = (role: string) =>
@@ -98,17 +89,15 @@ export class Session {
         options.generator,
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
+    const chatObserver = fanOut(this.stats, this.budget, telemetryObserver);
     const chat = new Chat({
       // Model hooks wrap only the conversation's requests, not the one-shot calls of tools.
       generator: this.hooks ? new HookedContentGenerator(options.generator, this.hooks) : options.generator,
       model: options.model,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
-      observer: (() => {
-        const observer = fanOut(this.stats, this.budget, telemetryObserver);
-        // A hook's stop or block is not an API error: keep it out of stats, budgets and telemetry.
-        return this.hooks ? ignoreHookVerdicts(observer) : observer;
-      })(),
+      // A hook's stop or block is not an API error: keep it out of stats, budgets and telemetry.
+      observer: this.hooks ? ignoreHookVerdicts(chatObserver) : chatObserver,
       ...(options.history ? { history: options.history } : {}),
     });
     const fixedInstruction = options.systemInstruction;

@@ -1,4 +1,6 @@
 import type { ApiCallObserver } from '../agent/chat';
+import { hookLabel } from '../hooks/config';
+import type { HookSystem } from '../hooks/hook-system';
 import type { Telemetry } from './telemetry';
 
 /** Reports model requests to telemetry. */
@@ -37,4 +39,17 @@ export function fanOut(...observers: ApiCallObserver[]): ApiCallObserver {
       for (const observer of observers) observer.onApiError(info);
     },
   };
+}
+
+/** Every hook run, as it ends, reaches telemetry as a `hook_call` event and metric. */
+export function reportHookRuns(hooks: HookSystem, telemetry: Telemetry): void {
+  hooks.onRun((run) =>
+    telemetry.hookCall({
+      eventName: run.registration.event,
+      hookName: hookLabel(run.registration),
+      durationMs: run.durationMs,
+      success: run.success,
+      exitCode: run.exitCode,
+    }),
+  );
 }
