@@ -1,10 +1,17 @@
 import { Box, Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { useEffect, useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StatusLine } from '../../src/ui/components/status-line';
 import { ThemeContext } from '../../src/ui/hooks/use-theme';
 import { resolveTheme } from '../../src/ui/theme';
+
+// Ink decides at import whether it runs "in CI" (then it renders only the final frame, and these
+// tests count frames): hide the CI variables before anything imports it.
+vi.hoisted(() => {
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const theme = resolveTheme('dark', {});
