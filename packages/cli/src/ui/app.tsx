@@ -1,4 +1,4 @@
-import type { ApprovalMode, LoadedSettings, Session, ToolRegistry } from '@kodo/core/engine';
+import type { ApprovalMode, LoadedSettings, MessageRecord, Session, ToolRegistry } from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { parseSlashCommand } from './commands/registry';
@@ -23,6 +23,7 @@ import { expandAtReferences } from './input/at-references';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { contextWindow, sessionCost } from './model-info';
 import { osc52Sequence } from './osc52';
+import { replayItems } from './replay';
 import { shellCommandNote } from './shell-note';
 import { resolveTheme, type ThemeName } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
@@ -44,6 +45,8 @@ export interface AppProps {
   inputHistory: { load(): string[]; add(entry: string): string[] };
   listFiles(): Promise<string[]>;
   initialPrompt?: string | undefined;
+  /** The recorded messages of a resumed session, drawn as history before anything else. */
+  resumedMessages?: readonly MessageRecord[];
   /** Replaces $EDITOR (tests). */
   openEditor?: EditorLauncher;
   /** Told the id of each new session (/clear starts one). */
@@ -71,7 +74,11 @@ export function App(props: AppProps) {
     () => ({ id: 0, kind: 'banner', version: props.version, cwd }),
     [props.version, cwd],
   );
-  const [history, setHistory] = useState<HistoryItem[]>([banner]);
+  const describe = useMemo(() => callDescriber(tools), [tools]);
+  const [history, setHistory] = useState<HistoryItem[]>(() => {
+    const replayed = props.resumedMessages ? replayItems(props.resumedMessages, describe) : [];
+    return [banner, ...replayed.map((item) => ({ ...item, id: nextId.current++ }) as HistoryItem)];
+  });
   const [staticKey, setStaticKey] = useState(0);
   const [thoughtsExpanded, setThoughtsExpanded] = useState(false);
   const [inputHistory, setInputHistory] = useState<string[]>(() => props.inputHistory.load());
@@ -80,7 +87,6 @@ export function App(props: AppProps) {
   const [branch, setBranch] = useState(() => gitBranch(cwd));
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
-  const describe = useMemo(() => callDescriber(tools), [tools]);
   const pending = useConfirmation(bridge);
 
   const addItems = useCallback((items: NewHistoryItem[]) => {

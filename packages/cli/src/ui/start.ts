@@ -52,8 +52,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   try {
     const start = resolveSessionStart(args, { cwd, env, onWarning: warn });
     created = await build(start.sessionId, start.resume);
-    if (start.resume)
-      warn(`[INFO] Resumed session ${start.sessionId}: the model continues from its recorded history.`);
+    if (start.resume) warn(`[INFO] Resumed session ${start.sessionId}.`);
   } catch (error) {
     if (!(error instanceof FatalError)) throw error;
     stderr.write(`${error.message}\n`);
@@ -76,6 +75,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     {
       session: created.session,
       tools: created.tools,
+      ...(created.resumed ? { resumedMessages: created.resumed.messages } : {}),
       createSession: async () => {
         const next = await build(newSessionId());
         generators.push(next.generator);

@@ -7,6 +7,7 @@ import {
   type GenerateRequest,
   type GenerateResponse,
   lazyBuiltinTools,
+  type MessageRecord,
   Session,
   ToolRegistry,
   Workspace,
@@ -108,6 +109,7 @@ export interface AppHarnessOptions {
   highlighter?: Highlighter;
   files?: string[];
   env?: NodeJS.ProcessEnv;
+  resumedMessages?: MessageRecord[];
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
@@ -162,6 +164,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       }}
       listFiles={async () => options.files ?? []}
       initialPrompt={options.initialPrompt}
+      {...(options.resumedMessages ? { resumedMessages: options.resumedMessages } : {})}
       {...(options.openEditor ? { openEditor: options.openEditor } : {})}
       onExit={(id) => exits.push(id)}
     />,
