@@ -18,9 +18,9 @@ import { init as initModuleLexer, parse as parseModule } from 'es-module-lexer';
 import { transform } from 'esbuild';
 
 /** The global the entry (packages/cli/src/main.ts) sets: `(fileUrl) => import(fileUrl)`. */
-export const ESM_IMPORT_GLOBAL = '__kodoImportEsm';
+const ESM_IMPORT_GLOBAL = '__kodoImportEsm';
 /** The global the entry sets: `(importerUrl, specifier) => require(<specifier beside importer>)`. */
-export const CJS_REQUIRE_GLOBAL = '__kodoRequireChunk';
+const CJS_REQUIRE_GLOBAL = '__kodoRequireChunk';
 
 /**
  * `__kodoImport(specifier)` for a CommonJS chunk: a built-in module from `require` (shaped like

@@ -12,7 +12,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 
-export const HOT_PACK_FILE = 'hot-pack.cjs';
+const HOT_PACK_FILE = 'hot-pack.cjs';
 
 /**
  * @param {{

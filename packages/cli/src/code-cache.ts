@@ -60,9 +60,9 @@ export interface CodeCacheOptions {
   /**
    * A pack of the chunks every run needs (scripts/hot-pack.mjs), relative to `distDir`: compiled
    * as one script, it serves those chunks without a file read and compile each. Used only when
-   * it carries `buildId`, the id of the build the entry comes from.
+   * it carries `buildId`, so never without one.
    */
-  pack?: { file: string; buildId: string };
+  packFile?: string;
 }
 
 /** What the loader did so far (tests and `KODO_CODE_CACHE=report`). */
@@ -83,11 +83,6 @@ interface PackedChunk {
   load: ModuleFunction;
 }
 
-/**
- * Installs the loader for `.cjs` files under `distDir`. The chunks it compiles cannot use
- * `import()` (Node 20 loses the dynamic-import callback of code taken from a cache); the build
- * makes sure they don't (scripts/chunks-to-cjs.mjs).
- */
 export interface CodeCacheHandle {
   stats(): CodeCacheStats;
   /**
@@ -105,6 +100,11 @@ export interface CodeCacheHandle {
   snapshot(): void;
 }
 
+/**
+ * Installs the loader for `.cjs` files under `distDir`. The chunks it compiles cannot use
+ * `import()` (Node 20 loses the dynamic-import callback of code taken from a cache); the build
+ * makes sure they don't (scripts/chunks-to-cjs.mjs).
+ */
 export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | undefined {
   const Module = options.moduleClass as ModuleClass;
   const fallback = Module._extensions['.cjs'] ?? Module._extensions['.js'];
@@ -114,6 +114,7 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
   const stale: { script: Script; cacheFile: string; stamp: SourceStamp; data?: Buffer }[] = [];
   let flagsChanged = false;
   const relativeName = (filename: string) => filename.slice(prefix.length).split(sep).join('/');
+  const buildStamp = options.buildId === undefined ? undefined : fnv1a(options.buildId);
 
   /** The module function of a file under distDir, compiled with its cache when one fits. */
   const compile = (filename: string): ModuleFunction | undefined => {
@@ -123,7 +124,7 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
     } catch {
       return undefined;
     }
-    const stamp = flagsChanged ? undefined : sourceStamp(filename, options.buildId);
+    const stamp = flagsChanged ? undefined : sourceStamp(filename, buildStamp);
     const cacheFile = join(options.cacheDir, `${relativeName(filename).split('/').join('__')}.v8`);
     const cachedData = stamp ? readCache(cacheFile, stamp) : undefined;
     const script = new Script(`${WRAPPER_START}${source}${WRAPPER_END}`, {
@@ -137,15 +138,16 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
     return script.runInThisContext() as ModuleFunction;
   };
 
-  const pack = options.pack
-    ? loadPack(join(options.distDir, options.pack.file), options.pack.buildId, compile)
-    : undefined;
+  const pack =
+    options.packFile && options.buildId !== undefined
+      ? loadPack(join(options.distDir, options.packFile), options.buildId, compile)
+      : undefined;
 
   /** The pack's function for a chunk, if the pack has it and the chunk file is the one packed. */
   const packedLoad = (filename: string): ModuleFunction | undefined => {
     const packed = pack?.get(relativeName(filename));
     if (!packed) return undefined;
-    if (sourceStamp(filename)?.size !== packed.size) return undefined;
+    if (sourceStamp(filename, buildStamp)?.size !== packed.size) return undefined;
     stats.packed += 1;
     return packed.load;
   };
@@ -247,10 +249,10 @@ interface SourceStamp {
   build: number;
 }
 
-function sourceStamp(filename: string, buildId?: string): SourceStamp | undefined {
+function sourceStamp(filename: string, buildStamp: number | undefined): SourceStamp | undefined {
   try {
     const stats = statSync(filename);
-    return { size: stats.size, build: buildId === undefined ? stats.mtimeMs : fnv1a(buildId) };
+    return { size: stats.size, build: buildStamp ?? stats.mtimeMs };
   } catch {
     return undefined;
   }

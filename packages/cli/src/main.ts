@@ -41,10 +41,9 @@ async function main(argv: string[]): Promise<void> {
       distDir: __dirname,
       cacheDir: codeCacheDir(join(__dirname, 'code-cache')),
       moduleClass: module.constructor,
-      // The pack is written by scripts/hot-pack.mjs (HOT_PACK_FILE) in the same build as this entry.
-      ...(typeof __KODO_BUILD_ID__ === 'string'
-        ? { buildId: __KODO_BUILD_ID__, pack: { file: 'hot-pack.cjs', buildId: __KODO_BUILD_ID__ } }
-        : {}),
+      ...(typeof __KODO_BUILD_ID__ === 'string' ? { buildId: __KODO_BUILD_ID__ } : {}),
+      // Written by scripts/hot-pack.mjs in the same build as this entry.
+      packFile: 'hot-pack.cjs',
     });
     // For the interactive UI, which changes V8's flags at run time (ui/memory-mode.ts).
     Object.assign(globalThis, { __kodoCodeCache: cache });

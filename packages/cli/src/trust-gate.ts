@@ -87,18 +87,18 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
   }
   try {
     // The folder's `.env` (reference §14.2) once trust is known: an untrusted one may set model
-    // credentials only. Settings are read again afterwards, so `$VAR` in them sees its values.
-    const envSettings = trusted ? loadSettings({ cwd, env }).merged : userOnly.merged;
+    // credentials only. When it sets anything the settings are read again, so `$VAR` in them
+    // sees its values.
+    const before = trusted ? loadSettings({ cwd, env }) : userOnly;
+    const advanced = before.merged.advanced;
     const envFile = await loadEnvFile({
       cwd,
       env,
       trusted,
-      ...(Array.isArray(envSettings.advanced?.excludedEnvVars)
-        ? { excludedEnvVars: envSettings.advanced.excludedEnvVars }
-        : {}),
-      ignoreLocalEnv: envSettings.advanced?.ignoreLocalEnv === true,
+      ...(Array.isArray(advanced?.excludedEnvVars) ? { excludedEnvVars: advanced.excludedEnvVars } : {}),
+      ignoreLocalEnv: advanced?.ignoreLocalEnv === true,
     });
-    const settings = loadSettings({ cwd, env, skipProject: !trusted });
+    const settings = envFile.applied.length > 0 ? loadSettings({ cwd, env, skipProject: !trusted }) : before;
     return {
       ok: true,
       settings,

@@ -229,7 +229,7 @@ describe('code cache: the pack of start-up chunks', () => {
       join(packRoot, 'main.cjs'),
       `const { installCodeCache } = require(${JSON.stringify(join(root, 'loader.cjs'))});
 const dist = ${JSON.stringify(join(packRoot, 'dist'))};
-const cache = installCodeCache({ distDir: dist, cacheDir: dist + '/code-cache', moduleClass: module.constructor, pack: { file: 'pack.cjs', buildId: 'build-1' } });
+const cache = installCodeCache({ distDir: dist, cacheDir: dist + '/code-cache', moduleClass: module.constructor, buildId: 'build-1', packFile: 'pack.cjs' });
 const a = require(dist + '/chunks/a.cjs');
 const b = require(dist + '/chunks/b.cjs');
 process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cached: require.cache[dist + '/chunks/b.cjs']?.exports === b, stats: cache.stats() }));\n`,
@@ -247,7 +247,8 @@ process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cac
   });
 
   it('ignores a pack from another build', () => {
-    writePack('build-0');
+    // (Another build's pack: its id and content differ; dist files never change within a build.)
+    writePack('build-from-before');
     const result = run();
     expect(result).toMatchObject({ a: 'a-file', b: 'b-file', same: true });
     expect(result.stats).toMatchObject({ packed: 0 });
