@@ -160,6 +160,16 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
    * `./chunks/…`) is instantiated directly. Its path is known, so Node's resolver (which looks
    * for a package.json above the requiring file on every call) has nothing to find.
    */
+  // Every chunk lives in one or two folders: their node_modules lookup lists are computed once.
+  const lookupPaths = new Map<string, string[]>();
+  const nodeModulePaths = (directory: string) => {
+    let paths = lookupPaths.get(directory);
+    if (!paths) {
+      paths = Module._nodeModulePaths(directory);
+      lookupPaths.set(directory, paths);
+    }
+    return paths;
+  };
   const requireFor = (module: NodeModule): NodeJS.Require => {
     const directory = dirname(module.filename);
     const require = ((id: string) => {
@@ -172,7 +182,7 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
       // What Module._load does for a file: cache first (cycles see partial exports), then run.
       const child = new Module(filename, module);
       child.filename = filename;
-      child.paths = Module._nodeModulePaths(directory);
+      child.paths = nodeModulePaths(directory);
       Module._cache[filename] = child;
       try {
         run(load, child, filename);

@@ -118,7 +118,7 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
     // The folder's `.env` (see config/env-file.ts) once trust is known: an untrusted one may set model
     // credentials only. When it sets anything the settings are read again, so `$VAR` in them
     // sees its values.
-    const before = trusted ? loadSettings({ cwd, env }) : userOnly;
+    const before = trusted ? loadSettings({ cwd, env, user: userOnly }) : userOnly;
     const advanced = before.merged.advanced;
     const envFile = await loadEnvFile({
       cwd,

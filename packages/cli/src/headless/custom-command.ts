@@ -30,7 +30,10 @@ export async function expandHeadlessCommand(
     onEvent: (event: AgentEvent) => void;
   },
 ): Promise<Part[] | undefined> {
-  const match = SLASH.exec(input.trim());
+  const trimmed = input.trim();
+  // Most prompts are not commands: skip compiling the pattern (its \s classes are large) for them.
+  if (!trimmed.startsWith('/')) return undefined;
+  const match = SLASH.exec(trimmed);
   if (!match) return undefined;
   const name = match[1]!;
   const args = (match[2] ?? '').trim();

@@ -8,7 +8,9 @@ export function routeAgentMention(
   prompt: string,
   agents: readonly string[],
 ): { prompt: string; agent?: string } {
-  const match = /^@([\w-]+)(?=\s|$)/.exec(prompt.trimStart());
+  const start = prompt.trimStart();
+  if (!start.startsWith('@') || agents.length === 0) return { prompt };
+  const match = /^@([\w-]+)(?=\s|$)/.exec(start);
   if (!match) return { prompt };
   const agent = agents.find((name) => name.toLowerCase() === match[1]!.toLowerCase());
   if (!agent) return { prompt };

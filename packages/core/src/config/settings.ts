@@ -47,10 +47,19 @@ export function loadSettings(options: {
   env?: NodeJS.ProcessEnv;
   /** Leave out the project's files: the folder is not trusted. */
   skipProject?: boolean;
+  /**
+   * The user's settings as an earlier call with `skipProject` loaded them (same env): start from
+   * those instead of reading and checking the user's file again.
+   */
+  user?: LoadedSettings;
 }): LoadedSettings {
   const env = options.env ?? process.env;
   const scopes = [
-    ['user', [join(kodoHome(env), 'settings.json'), join(geminiHome(env), 'settings.json')]],
+    ...(options.user
+      ? []
+      : ([
+          ['user', [join(kodoHome(env), 'settings.json'), join(geminiHome(env), 'settings.json')]],
+        ] as const)),
     ...(options.skipProject
       ? []
       : ([
@@ -60,10 +69,10 @@ export function loadSettings(options: {
           ],
         ] as const)),
   ] as const;
-  let merged: Record<string, unknown> = {};
-  const sources: string[] = [];
-  const read: SettingsScope[] = [];
-  const problems: string[] = [];
+  let merged: Record<string, unknown> = { ...(options.user?.merged as Record<string, unknown> | undefined) };
+  const sources: string[] = [...(options.user?.sources ?? [])];
+  const read: SettingsScope[] = [...(options.user?.scopes ?? [])];
+  const problems: string[] = [...(options.user?.problems ?? [])];
   const fatal: string[] = [];
   for (const [scope, candidates] of scopes) {
     for (const path of candidates) {

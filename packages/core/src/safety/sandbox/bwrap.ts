@@ -132,10 +132,9 @@ export class BwrapSandbox implements CommandSandbox {
   private resolved: SandboxPolicy | undefined;
 
   constructor(private readonly options: BwrapSandboxOptions) {
+    const arch = process.arch;
     const seccomp =
-      options.policy.unixSockets.length === 0 && isSeccompArch(process.arch)
-        ? seccompProgram(process.arch)
-        : undefined;
+      options.policy.unixSockets.length === 0 && isSeccompArch(arch) ? () => seccompProgram(arch) : undefined;
     this.files = new SessionFiles({ parent: options.policy.hostTempDir, ...(seccomp ? { seccomp } : {}) });
   }
 

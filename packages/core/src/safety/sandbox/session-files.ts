@@ -36,8 +36,11 @@ export class SessionFiles {
     private readonly options: {
       /** Where the session directory is made (the host's temp dir). */
       parent: string;
-      /** The filter program, written once; absent: no filter. */
-      seccomp?: Buffer;
+      /**
+       * Builds the filter program, written once when the directory is made; absent: no filter.
+       * A function, so a session that never runs a command never compiles the filter.
+       */
+      seccomp?: () => Buffer;
     },
   ) {}
 
@@ -46,7 +49,8 @@ export class SessionFiles {
     if (this.root) return this.root;
     mkdirSync(this.options.parent, { recursive: true });
     const root = mkdtempSync(join(this.options.parent, 'kodo-sandbox-'));
-    if (this.options.seccomp) writeFileSync(join(root, 'seccomp.bpf'), this.options.seccomp, { mode: 0o600 });
+    if (this.options.seccomp)
+      writeFileSync(join(root, 'seccomp.bpf'), this.options.seccomp(), { mode: 0o600 });
     live.add(this);
     if (live.size === 1) process.on('exit', disposeAll);
     this.root = root;
