@@ -313,6 +313,7 @@ async function listServers(context: McpCommandContext): Promise<string> {
     registry: new ToolRegistry(),
     baseEnv: sanitizeEnv(context.env),
     cwd: context.cwd,
+    oauthDir: mcp.mcpOAuthDir(context.env),
   });
   try {
     await manager.waitForDiscovery();

@@ -17,6 +17,8 @@ import {
 } from './connection';
 import type { McpPromptMessage, McpResourceContents, McpResourceInfo } from './discovery';
 import { uniqueMcpToolName } from './naming';
+import { sessionAuthProvider } from './oauth-provider';
+import { McpOAuthStore } from './oauth-store';
 import { type McpPromptCommand, promptCommands } from './prompts';
 import {
   createResourceTools,
@@ -39,6 +41,8 @@ export interface McpManagerOptions {
   /** The provider whose schema rules apply to the tools' declarations (default `portable`). */
   schemaTarget?: () => SchemaTarget;
   loadSdk?: () => Promise<McpSdk>;
+  /** Where `kodo mcp auth` keeps OAuth sign-ins (`~/.kodo/mcp-oauth`); absent = no OAuth. */
+  oauthDir?: string;
 }
 
 export interface McpToolStatus {
@@ -81,6 +85,7 @@ export class McpManager implements McpResourceSource {
       sdk ??= (options.loadSdk ?? loadMcpSdk)();
       return sdk;
     };
+    const store = options.oauthDir ? new McpOAuthStore(options.oauthDir) : undefined;
     this.connections = options.servers.map(
       (config) =>
         new McpServerConnection({
@@ -90,6 +95,7 @@ export class McpManager implements McpResourceSource {
           clientInfo: options.clientInfo ?? { name: 'kodo', version: '0.0.0' },
           sdk: load,
           onChange: (change) => this.onChange(config.name, change),
+          ...(store ? { authProvider: () => sessionAuthProvider(config, store) } : {}),
         }),
     );
   }
