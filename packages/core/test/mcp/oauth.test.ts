@@ -131,6 +131,19 @@ describe('MCP OAuth sign-in (discovery, dynamic registration, PKCE, loopback red
     expect(server.registrations).toEqual([]);
   });
 
+  it('McpManager.signIn (/mcp auth) signs in a failed server and reconnects it', async () => {
+    const server = await mock();
+    const { manager: session, registry } = manager([config({ url: server.url, type: 'http' })], tempDir());
+    await session.waitForDiscovery();
+    expect(session.servers()[0]?.state).toBe('failed');
+    await session.signIn('remote', { onAuthorizationUrl: () => {}, openBrowser: browser([]) });
+    expect(session.servers()[0]?.state).toBe('connected');
+    expect(String((await runRegistered(registry, 'mcp_remote_whoami', {})).llmContent)).toContain('#1');
+    await expect(
+      session.signIn('nope', { onAuthorizationUrl: () => {}, openBrowser: async () => {} }),
+    ).rejects.toThrow("No MCP server named 'nope'");
+  });
+
   it('honours oauth.clientId/clientSecret/authorizationUrl/tokenUrl: no registration, no metadata discovery', async () => {
     const server = await mock({
       preRegistered: { clientId: 'kodo-app', clientSecret: 's3cret' },
