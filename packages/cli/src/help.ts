@@ -136,8 +136,12 @@ Commands:
                                             Add a server (replacing one of the same name)
   kodo mcp remove [-s user|project] <name>  Remove a server
   kodo mcp auth [--sign-out] <name>         Sign in to a remote server with OAuth (browser)
-  kodo mcp serve [kodo flags]               Be a stdio MCP server with the tools kodo (run a
-                                            task) and kodo-reply (continue it)
+  kodo mcp serve [--tools builtin] [kodo flags]
+                                            Be a stdio MCP server with the tools kodo (run a
+                                            task) and kodo-reply (continue it); --tools builtin
+                                            adds read_file, list_directory, glob, grep_search,
+                                            replace, write_file and run_shell_command, under
+                                            the policy (--policy, --approval-mode) as in kodo -p
 
 ${MCP_ADD_OPTIONS}`;
 
