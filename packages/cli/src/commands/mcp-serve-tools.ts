@@ -7,7 +7,7 @@
  * elicitation when it supports that, and refused otherwise; what it denies is denied.
  */
 
-import type { CompletedToolCall, ConfirmHandler, Part } from '@kodo/core/engine';
+import type { CompletedToolCall, ConfirmHandler, ContentGenerator, Part } from '@kodo/core/engine';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CliArgs } from '../args';
 import type { BuiltGenerator } from '../generator';
@@ -50,6 +50,7 @@ export function builtinToolServer(setup: {
     cwd: string;
     context: ServeContext;
     confirm: () => ConfirmHandler | undefined;
+    generator: (model: string) => BuiltGenerator;
   }) => Promise<CliSession>;
 }): BuiltinToolServer {
   let opened: Promise<CliSession> | undefined;

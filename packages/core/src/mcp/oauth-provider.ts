@@ -89,10 +89,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
   tokens(): OAuthTokens | undefined {
     // Signing in starts over: stored tokens would only be refreshed, never replaced.
     if (this.options.mode === 'sign-in' && !this.signedIn) return undefined;
-    return this.record()?.tokens;
+    const tokens = this.record()?.tokens;
+    this.handedOut = tokens?.refresh_token;
+    return tokens;
   }
 
   private signedIn = false;
+  /** The refresh token this provider last gave the SDK. */
+  private handedOut: string | undefined;
 
   saveTokens(tokens: OAuthTokens): void {
     this.signedIn = true;
@@ -135,7 +139,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
     }
     const change: Parameters<McpOAuthStore['update']>[2] = {};
     if (scope === 'all' || scope === 'client') change.clientInformation = undefined;
-    if (scope === 'all' || scope === 'tokens') {
+    // Another kodo may have refreshed meanwhile (a rotated refresh token makes this one's fail):
+    // tokens other than the ones this provider handed out are newer and stay.
+    const replaced = this.record()?.tokens?.refresh_token !== this.handedOut;
+    if ((scope === 'all' || scope === 'tokens') && !replaced) {
       change.tokens = undefined;
       change.expiresAt = undefined;
     }

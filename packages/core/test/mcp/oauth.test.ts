@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type McpServerConfig, resolveMcpServers } from '../../src/mcp/config';
 import { McpManager } from '../../src/mcp/manager';
 import { signInToMcpServer } from '../../src/mcp/oauth-flow';
+import { McpOAuthProvider } from '../../src/mcp/oauth-provider';
 import { McpOAuthStore } from '../../src/mcp/oauth-store';
 import { ToolRegistry } from '../../src/tools/registry';
 import { runRegistered } from './helpers';
@@ -238,5 +239,33 @@ describe('MCP OAuth sign-in (discovery, dynamic registration, PKCE, loopback red
     expect(session.servers()[0]?.state).toBe('failed');
     expect(other.requests.some((request) => request.authorization?.includes(token))).toBe(false);
     expect(JSON.stringify(other.requests)).not.toContain(token);
+  });
+
+  it('a failed refresh does not throw away tokens another kodo process refreshed meanwhile', () => {
+    const store = new McpOAuthStore(tempDir());
+    const url = 'http://127.0.0.1:1/mcp';
+    store.update('remote', url, {
+      clientInformation: { client_id: 'c' },
+      tokens: { access_token: 'a1', token_type: 'Bearer', refresh_token: 'r1' },
+    });
+    const provider = new McpOAuthProvider({
+      serverName: 'remote',
+      serverUrl: url,
+      settings: {},
+      store,
+      mode: 'session',
+    });
+    expect(provider.tokens()?.refresh_token).toBe('r1');
+    // The other process rotated the refresh token; this one's r1 is now refused.
+    store.update('remote', url, {
+      tokens: { access_token: 'a2', token_type: 'Bearer', refresh_token: 'r2' },
+    });
+    provider.invalidateCredentials('tokens');
+    expect(store.read('remote', url)?.tokens?.refresh_token).toBe('r2');
+    // Its own tokens, refused, are forgotten.
+    expect(provider.tokens()?.refresh_token).toBe('r2');
+    provider.invalidateCredentials('tokens');
+    expect(store.read('remote', url)?.tokens).toBeUndefined();
+    expect(store.read('remote', url)?.clientInformation).toEqual({ client_id: 'c' });
   });
 });
