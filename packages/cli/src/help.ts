@@ -135,8 +135,13 @@ Commands:
   kodo mcp add [options] <name> <command|url> [args...]
                                             Add a server (replacing one of the same name)
   kodo mcp remove [-s user|project] <name>  Remove a server
-  kodo mcp serve [kodo flags]               Be a stdio MCP server with the tools kodo (run a
-                                            task) and kodo-reply (continue it)
+  kodo mcp auth [--sign-out] <name>         Sign in to a remote server with OAuth (browser)
+  kodo mcp serve [--tools builtin] [kodo flags]
+                                            Be a stdio MCP server with the tools kodo (run a
+                                            task) and kodo-reply (continue it); --tools builtin
+                                            adds read_file, list_directory, glob, grep_search,
+                                            replace, write_file and run_shell_command, under
+                                            the policy (--policy, --approval-mode) as in kodo -p
 
 ${MCP_ADD_OPTIONS}`;
 
@@ -152,6 +157,17 @@ Removes an MCP server from the settings.
 
 Options:
   -s, --scope <user|project>    Settings file to edit (default: project)
+`;
+
+export const MCP_AUTH_HELP = `Usage: kodo mcp auth [--sign-out] <name>
+
+Signs in to the remote (http or sse) MCP server <name> with OAuth: prints the authorization
+URL, opens it in the browser ($BROWSER, or the system's), and waits for the browser to come
+back to a listener on 127.0.0.1. The tokens are kept in ~/.kodo/mcp-oauth/<name>.json (mode
+0600) and refreshed by every session that uses the server.
+
+Options:
+  --sign-out    Forget the stored sign-in of <name>
 `;
 
 export const MCP_LIST_HELP = `Usage: kodo mcp list
@@ -172,6 +188,7 @@ const COMMAND_HELP: Readonly<Record<string, string>> = {
   'mcp add': MCP_ADD_HELP,
   'mcp remove': MCP_REMOVE_HELP,
   'mcp list': MCP_LIST_HELP,
+  'mcp auth': MCP_AUTH_HELP,
   demo: DEMO_HELP,
 };
 

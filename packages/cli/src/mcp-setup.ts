@@ -58,6 +58,8 @@ export async function startMcpServers(setup: McpSetup): Promise<McpManager | und
     clientInfo: { name: 'kodo', version: KODO_VERSION },
     // The model may change during the session (fallback, /model): read it at each request.
     schemaTarget: () => mcp.schemaTargetForModel(setup.session.model),
+    // Sign-ins `kodo mcp auth` stored; a session only uses and refreshes them.
+    oauthDir: mcp.mcpOAuthDir(setup.env),
   });
   const warn = setup.onWarning;
   if (warn) {

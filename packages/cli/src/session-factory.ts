@@ -79,6 +79,11 @@ export interface CliSessionSetup {
   onWarning?: (message: string) => void;
   /** Where file tools read and write text (an editor's buffers over ACP); default: the disk. */
   textFiles?: TextFileAccess;
+  /**
+   * A model backend of the caller's for the configured model, in place of the provider's (a
+   * session that only runs tools, such as `kodo mcp serve --tools builtin`'s, needs no key).
+   */
+  generator?: (model: string) => BuiltGenerator;
 }
 
 export interface CliSession {
@@ -122,17 +127,19 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   });
   const effectiveSettings = extensibility?.settings ?? settings;
   const config = resolveConfig(args, env, effectiveSettings, { trusted });
-  const generator = await buildGenerator({
-    fakeResponses: args.fakeResponses,
-    fakeResponsesStrict: args.fakeResponsesStrict,
-    recordResponses: args.recordResponses,
-    debug: args.debug,
-    sessionId,
-    env,
-    model: config.model,
-    providers: config.providers,
-    timeouts: modelTimeouts(settings),
-  });
+  const generator =
+    setup.generator?.(config.model) ??
+    (await buildGenerator({
+      fakeResponses: args.fakeResponses,
+      fakeResponsesStrict: args.fakeResponsesStrict,
+      recordResponses: args.recordResponses,
+      debug: args.debug,
+      sessionId,
+      env,
+      model: config.model,
+      providers: config.providers,
+      timeouts: modelTimeouts(settings),
+    }));
   // `provider:model` with the provider's default filled in; the router reads it on every request.
   const model = generator.model;
   const tempDir = projectTempDir(cwd, env);

@@ -87,3 +87,47 @@ describe('/mcp', () => {
     expect(items[1]!.body).toContain('No MCP servers configured');
   });
 });
+
+describe('/mcp auth', () => {
+  it('shows the URL, opens the browser through the injected opener, signs in and shows the server', async () => {
+    const signedIn: string[] = [];
+    const manager = {
+      signIn: async (
+        name: string,
+        options: { onAuthorizationUrl: (url: string) => void; openBrowser: (url: string) => Promise<void> },
+      ) => {
+        signedIn.push(name);
+        options.onAuthorizationUrl('http://127.0.0.1:1/authorize?x=1');
+        await options.openBrowser('http://127.0.0.1:1/authorize?x=1');
+        return { scope: 'mcp', hasRefreshToken: true };
+      },
+      servers: () => [
+        { name: 'remote', state: 'connected', trust: false, tools: [], promptCount: 0, resourceCount: 0 },
+      ],
+    } as unknown as McpManager;
+    const opened: string[] = [];
+    const items: { body: string }[] = [];
+    const command = createMcpSlashCommand(() => manager, {
+      openBrowser: async (url) => {
+        opened.push(url);
+      },
+    });
+    expect(command.subcommands?.map((sub) => sub.name)).toContain('auth');
+    await command.run({
+      args: 'auth remote',
+      env: {},
+      addItem: (item: { body: string }) => items.push(item),
+    } as never);
+    expect(signedIn).toEqual(['remote']);
+    expect(opened).toEqual(['http://127.0.0.1:1/authorize?x=1']);
+    expect(items[0]!.body).toContain('http://127.0.0.1:1/authorize?x=1');
+    expect(items[1]!.body).toContain("Signed in to MCP server 'remote' (scope: mcp)");
+    expect(items[1]!.body).toContain('✓ remote - connected');
+    await command.run({
+      args: 'auth',
+      env: {},
+      addItem: (item: { body: string }) => items.push(item),
+    } as never);
+    expect(items[2]!.body).toBe('Usage: /mcp auth <server>');
+  });
+});

@@ -6,6 +6,9 @@
  * there. A call that needs approval is asked of the client through MCP elicitation when the
  * client supports it; otherwise it is refused, as in headless mode (never run unasked).
  * Progress notifications follow the task while it runs.
+ *
+ * `--tools builtin` also exposes kodo's read, search, edit and shell tools directly, behind the
+ * same checks (mcp-serve-tools.ts).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type AgentEvent, type ConfirmHandler, newSessionId } from '@kodo/core/engine';
@@ -18,9 +21,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ArgsError, type CliArgs, parseCliArgs } from '../args';
 import { FatalError } from '../exit-codes';
-import { type CliSession, createCliSession } from '../session-factory';
+import { type CliSession, type CliSessionSetup, createCliSession } from '../session-factory';
 import { gateFolderTrust } from '../trust-gate';
 import { KODO_VERSION } from '../version';
+import { type BuiltinToolServer, builtinToolServer, SERVE_TOOL_SETS } from './mcp-serve-tools';
 
 const APPROVAL_MODES = ['default', 'auto_edit', 'plan', 'yolo'] as const;
 
@@ -97,14 +101,18 @@ export interface ServeContext {
 
 export async function runMcpServe(context: ServeContext): Promise<number> {
   let base: CliArgs;
+  let toolSets: string[];
   try {
-    base = parseCliArgs(context.args);
+    const own = serveOptions(context.args);
+    toolSets = own.toolSets;
+    base = parseCliArgs(own.rest);
   } catch (error) {
     if (!(error instanceof ArgsError)) throw error;
     context.stderr.write(`kodo mcp serve: ${error.message}\n`);
     return 1;
   }
   const tasks = new Map<string, Task>();
+  let builtin: BuiltinToolServer | undefined;
   const server = new Server(
     { name: 'kodo', title: 'kodo', version: KODO_VERSION },
     {
@@ -112,9 +120,26 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
       instructions: 'kodo runs coding tasks: call kodo with a prompt, then kodo-reply with its sessionId.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: SERVE_TOOLS }));
+  if (toolSets.includes('builtin')) {
+    builtin = builtinToolServer({
+      args: base,
+      context,
+      confirm: elicitingConfirm(server),
+      open: openServeSession,
+    });
+  }
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...SERVE_TOOLS, ...((await builtin?.tools()) ?? [])],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    if (builtin?.has(request.params.name)) {
+      try {
+        return await builtin.call(request.params.name, args, extra.signal);
+      } catch (error) {
+        return toolError((error as Error).message);
+      }
+    }
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
     const onEvent = (event: AgentEvent) => {
@@ -151,12 +176,39 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  await builtin?.dispose();
   for (const task of tasks.values()) {
     await task.cli.session.end('exit');
     await task.cli.mcp?.dispose();
     await task.cli.session.dispose();
   }
   return 0;
+}
+
+/** `--tools <set>` (repeatable, comma lists) is the serve command's own; the rest are kodo's flags. */
+function serveOptions(words: string[]): { toolSets: string[]; rest: string[] } {
+  const toolSets: string[] = [];
+  const rest: string[] = [];
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
+    if (word === '--') {
+      rest.push(...words.slice(index));
+      break;
+    }
+    if (word !== '--tools' && !word.startsWith('--tools=')) {
+      rest.push(word);
+      continue;
+    }
+    const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : words[++index];
+    if (value === undefined || value === '') throw new ArgsError('--tools needs a value: builtin');
+    for (const set of value.split(',').map((item) => item.trim())) {
+      if (!(SERVE_TOOL_SETS as readonly string[]).includes(set)) {
+        throw new ArgsError(`Unknown --tools value: ${set} (expected: ${SERVE_TOOL_SETS.join(', ')})`);
+      }
+      toolSets.push(set);
+    }
+  }
+  return { toolSets, rest };
 }
 
 /** Approval through MCP elicitation when the client supports it; otherwise none (refused). */
@@ -203,7 +255,29 @@ async function startTask(
     ...(typeof input.model === 'string' && input.model !== '' ? { model: input.model } : {}),
     ...(mode !== undefined ? { approvalMode: mode as CliArgs['approvalMode'] } : {}),
   };
-  // The folder's trust decides as for `kodo -p` there: an untrusted one is refused or restricted.
+  const cli = await openServeSession({
+    args,
+    cwd,
+    context,
+    confirm: setup.confirm,
+    ...(maxTurns !== undefined ? { maxTurns: maxTurns as number } : {}),
+  });
+  return { cli, running: false };
+}
+
+/**
+ * A session of `kodo mcp serve` in `cwd`: the folder's trust, settings, policy, hooks and sandbox
+ * decide as for `kodo -p` there (an untrusted folder is refused or restricted).
+ */
+export async function openServeSession(setup: {
+  args: CliArgs;
+  cwd: string;
+  context: ServeContext;
+  confirm: () => ConfirmHandler | undefined;
+  maxTurns?: number;
+  generator?: CliSessionSetup['generator'];
+}): Promise<CliSession> {
+  const { args, cwd, context, maxTurns } = setup;
   const gate = await gateFolderTrust({ cwd, env: context.env, args, interactive: false });
   if (!gate.ok) throw new Error(gate.message);
   const settings = gate.settings.merged;
@@ -215,20 +289,21 @@ async function startTask(
       settings:
         maxTurns === undefined
           ? settings
-          : { ...settings, model: { ...settings.model, maxTurnsPerPrompt: maxTurns as number } },
+          : { ...settings, model: { ...settings.model, maxTurnsPerPrompt: maxTurns } },
       settingsScopes: gate.settings.scopes,
       cwd,
       env: context.env,
       sessionId: newSessionId(),
       ...(confirm ? { confirm } : {}),
       mcpDiscovery: 'wait',
+      ...(setup.generator ? { generator: setup.generator } : {}),
       onWarning: warn,
       onSessionWarning: warn,
       onPolicyFeedback: (message) => context.stderr.write(`${message}\n`),
     });
     const { context: hookContext } = await cli.session.start('startup');
     if (hookContext) cli.session.addContext([{ text: hookContext }]);
-    return { cli, running: false };
+    return cli;
   } catch (error) {
     if (error instanceof FatalError) throw new Error(error.message);
     throw error;

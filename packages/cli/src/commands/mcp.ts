@@ -40,6 +40,10 @@ export async function runMcpCommand(context: McpCommandContext): Promise<number>
     const { runMcpServe } = await import('./mcp-serve');
     return runMcpServe({ args: rest, cwd: context.cwd, env: context.env, stderr: context.stderr });
   }
+  if (action === 'auth') {
+    const { runMcpAuth } = await import('./mcp-auth');
+    return runMcpAuth({ ...context, words: rest });
+  }
   try {
     if (action === 'list' || action === undefined) {
       context.stdout.write(`${await listServers(context)}\n`);
@@ -313,6 +317,7 @@ async function listServers(context: McpCommandContext): Promise<string> {
     registry: new ToolRegistry(),
     baseEnv: sanitizeEnv(context.env),
     cwd: context.cwd,
+    oauthDir: mcp.mcpOAuthDir(context.env),
   });
   try {
     await manager.waitForDiscovery();

@@ -157,6 +157,17 @@ const mcpServerSchema = group({
   includeTools: safety(strings()),
   excludeTools: safety(strings()),
   description: z.string(),
+  oauth: group({
+    enabled: z.boolean(),
+    clientId: z.string(),
+    clientSecret: z.string(),
+    authorizationUrl: z.string(),
+    tokenUrl: z.string(),
+    scopes: strings(),
+    redirectUri: z.string(),
+    audiences: strings(),
+    tokenParamName: z.string(),
+  }),
 });
 
 const agentOverrideSchema = group({

@@ -251,6 +251,27 @@ export interface McpServerSettings {
   includeTools?: string[];
   excludeTools?: string[];
   description?: string;
+  /** OAuth for a remote server (docs/mcp.md); without it kodo still uses tokens `kodo mcp auth` stored. */
+  oauth?: McpOAuthSettings;
+}
+
+/** Gemini CLI's `mcpServers.<name>.oauth` object. */
+export interface McpOAuthSettings {
+  /** `false` turns OAuth off for the server, stored tokens included. */
+  enabled?: boolean;
+  /** A client registered beforehand; without it kodo registers one (dynamic client registration). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Skip discovery: the authorization server's endpoints as given. */
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  scopes?: string[];
+  /** The loopback address the browser returns to (default `http://127.0.0.1:<free port>/oauth/callback`). */
+  redirectUri?: string;
+  /** Sent as the `audience` parameter of the authorization and token requests. */
+  audiences?: string[];
+  /** Accepted for compatibility; kodo always sends the token in the Authorization header. */
+  tokenParamName?: string;
 }
 
 /** The global `mcp` settings group. */

@@ -5,9 +5,9 @@
  * expanded here, against the full environment, so a server can get a token the model never sees.
  */
 
-import type { McpGlobalSettings, McpServerSettings } from '../config/settings-types';
+import type { McpGlobalSettings, McpOAuthSettings, McpServerSettings } from '../config/settings-types';
 
-export type { McpGlobalSettings, McpServerSettings } from '../config/settings-types';
+export type { McpGlobalSettings, McpOAuthSettings, McpServerSettings } from '../config/settings-types';
 
 export type McpTransportConfig =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -26,6 +26,11 @@ export interface McpServerConfig {
   includeTools?: string[];
   excludeTools: string[];
   description?: string;
+  /**
+   * The entry's `oauth` object with `$VAR`s expanded (a client secret can come from the
+   * environment). Absent: OAuth is still used when `kodo mcp auth` stored tokens for the server.
+   */
+  oauth?: McpOAuthSettings;
 }
 
 /**
@@ -92,7 +97,23 @@ function resolveServer(name: string, raw: unknown, env: NodeJS.ProcessEnv): McpS
     ...(include ? { includeTools: include } : {}),
     excludeTools: stringList(entry.excludeTools).map(baseToolName),
     ...(typeof entry.description === 'string' ? { description: entry.description } : {}),
+    ...(oauthOf(entry.oauth, expand) ?? {}),
   };
+}
+
+function oauthOf(raw: unknown, expand: (value: string) => string): { oauth: McpOAuthSettings } | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const entry = raw as Record<string, unknown>;
+  const oauth: McpOAuthSettings = {};
+  if (typeof entry.enabled === 'boolean') oauth.enabled = entry.enabled;
+  for (const key of ['clientId', 'clientSecret', 'authorizationUrl', 'tokenUrl', 'redirectUri'] as const) {
+    const value = entry[key];
+    if (typeof value === 'string' && value !== '') oauth[key] = expand(value);
+  }
+  if (typeof entry.tokenParamName === 'string') oauth.tokenParamName = entry.tokenParamName;
+  if (Array.isArray(entry.scopes)) oauth.scopes = stringList(entry.scopes);
+  if (Array.isArray(entry.audiences)) oauth.audiences = stringList(entry.audiences);
+  return { oauth };
 }
 
 function transportOf(

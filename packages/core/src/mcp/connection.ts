@@ -5,6 +5,7 @@
  * manager, and a dead server never takes the session with it.
  */
 import { resolve } from 'node:path';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './config';
@@ -18,6 +19,7 @@ import {
   type McpResourceInfo,
   type McpToolInfo,
 } from './discovery';
+import { McpAuthRequiredError } from './oauth-provider';
 import type { McpCallResult } from './results';
 import type { McpSdk } from './sdk';
 
@@ -35,6 +37,8 @@ export interface McpConnectionOptions {
   sdk: () => Promise<McpSdk>;
   /** The state or one of the lists changed. */
   onChange: (change: 'state' | McpListKind) => void;
+  /** OAuth for a remote server (stored sign-in, refreshed by the SDK); undefined = none. */
+  authProvider?: () => OAuthClientProvider | undefined;
 }
 
 /** A server that cannot take a request now; the message is written for the model. */
@@ -245,21 +249,23 @@ export class McpServerConnection {
     }
     const url = new URL(spec.url);
     const requestInit = { headers: spec.headers };
+    const authProvider = this.options.authProvider?.();
+    const remote = { requestInit, ...(authProvider ? { authProvider } : {}) };
     if (spec.kind === 'sse') {
       const Sse = await sdk.sseTransport();
-      const transport = new Sse(url, { requestInit });
+      const transport = new Sse(url, remote);
       return { client: await this.handshake(sdk, transport, epoch, deadline), transport: 'sse' };
     }
     try {
       const StreamableHttp = await sdk.streamableHttpTransport();
-      const transport = new StreamableHttp(url, { requestInit });
+      const transport = new StreamableHttp(url, remote);
       return { client: await this.handshake(sdk, transport, epoch, deadline), transport: 'http' };
     } catch (httpError) {
-      if (spec.kind === 'http' || Date.now() >= deadline) throw httpError;
+      if (spec.kind === 'http' || Date.now() >= deadline || isAuthFailure(httpError)) throw httpError;
       // No type given: a server that does not speak Streamable HTTP may speak the older SSE.
       try {
         const Sse = await sdk.sseTransport();
-        const transport = new Sse(url, { requestInit });
+        const transport = new Sse(url, remote);
         return { client: await this.handshake(sdk, transport, epoch, deadline), transport: 'sse' };
       } catch (sseError) {
         throw new Error(
@@ -344,18 +350,35 @@ export class McpServerConnection {
     const spec = this.options.config.transport;
     const text = errorText(error);
     let reason = text;
-    if (error instanceof DeadlineError || /request timed out/i.test(text)) {
+    if (error instanceof McpAuthRequiredError) {
+      reason = authRequiredReason(this.name);
+    } else if (error instanceof DeadlineError || /request timed out/i.test(text)) {
       reason = `did not answer within ${this.options.config.connectTimeoutMs} ms`;
     } else if ((error as NodeJS.ErrnoException)?.code === 'ENOENT' && spec.kind === 'stdio') {
       reason = `command not found: ${spec.command}`;
     } else if ((error as { code?: unknown })?.code === CONNECTION_CLOSED) {
       reason = 'the server exited before answering';
-    } else if (/\b401\b|unauthorized/i.test(text)) {
-      reason = `the server requires authentication (HTTP 401); kodo sends only the entry's "headers", e.g. an Authorization header`;
+    } else if (isAuthFailure(error)) {
+      reason = authRequiredReason(this.name);
     }
     const tail = stderrReason(this.stderrTail);
     return tail && !reason.includes(tail) ? `${reason} (stderr: ${tail})` : reason;
   }
+}
+
+/** A 401 from the server, or the SDK's auth flow needing a person. */
+function isAuthFailure(error: unknown): boolean {
+  return (
+    error instanceof McpAuthRequiredError ||
+    (error instanceof Error &&
+      (error.name === 'UnauthorizedError' ||
+        (error as { code?: unknown }).code === 401 ||
+        /\b401\b|unauthorized/i.test(error.message)))
+  );
+}
+
+function authRequiredReason(server: string): string {
+  return `the server requires authentication (HTTP 401): run \`kodo mcp auth ${server}\` in an interactive terminal (or /mcp auth ${server} in kodo's UI) to sign in with OAuth, or set an Authorization header in the entry's "headers"`;
 }
 
 class DeadlineError extends Error {

@@ -15,6 +15,7 @@ export {
   expandEnvVars,
   isToolEnabled,
   type McpGlobalSettings,
+  type McpOAuthSettings,
   type McpServerConfig,
   type McpServerSettings,
   type McpTransportConfig,
@@ -43,6 +44,14 @@ export {
   sanitizeToolName,
   uniqueMcpToolName,
 } from './naming';
+export {
+  DEFAULT_SIGN_IN_TIMEOUT_MS,
+  type McpSignInOptions,
+  type McpSignInResult,
+  signInToMcpServer,
+} from './oauth-flow';
+export { McpAuthRequiredError, McpOAuthProvider, sessionAuthProvider } from './oauth-provider';
+export { type McpOAuthRecord, McpOAuthStore, mcpOAuthDir } from './oauth-store';
 export { mcpPolicyRules } from './policy-rules';
 export {
   type McpPromptCommand,
@@ -79,6 +88,8 @@ export interface StartMcpOptions {
   policy?: { addRules(rules: PolicyRule[]): void };
   clientInfo?: { name: string; version: string };
   schemaTarget?: () => SchemaTarget;
+  /** Where OAuth sign-ins are kept (`~/.kodo/mcp-oauth`); absent = remote servers get no OAuth. */
+  oauthDir?: string;
 }
 
 /**
@@ -99,6 +110,7 @@ export function startMcp(options: StartMcpOptions): { manager: McpManager; probl
     cwd: options.cwd,
     ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     ...(options.schemaTarget ? { schemaTarget: options.schemaTarget } : {}),
+    ...(options.oauthDir ? { oauthDir: options.oauthDir } : {}),
   });
   manager.start();
   return { manager, problems };

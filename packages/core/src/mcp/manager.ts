@@ -17,6 +17,9 @@ import {
 } from './connection';
 import type { McpPromptMessage, McpResourceContents, McpResourceInfo } from './discovery';
 import { uniqueMcpToolName } from './naming';
+import type { McpSignInOptions, McpSignInResult } from './oauth-flow';
+import { sessionAuthProvider } from './oauth-provider';
+import { McpOAuthStore } from './oauth-store';
 import { type McpPromptCommand, promptCommands } from './prompts';
 import {
   createResourceTools,
@@ -39,6 +42,8 @@ export interface McpManagerOptions {
   /** The provider whose schema rules apply to the tools' declarations (default `portable`). */
   schemaTarget?: () => SchemaTarget;
   loadSdk?: () => Promise<McpSdk>;
+  /** Where `kodo mcp auth` keeps OAuth sign-ins (`~/.kodo/mcp-oauth`); absent = no OAuth. */
+  oauthDir?: string;
 }
 
 export interface McpToolStatus {
@@ -81,6 +86,7 @@ export class McpManager implements McpResourceSource {
       sdk ??= (options.loadSdk ?? loadMcpSdk)();
       return sdk;
     };
+    const store = options.oauthDir ? new McpOAuthStore(options.oauthDir) : undefined;
     this.connections = options.servers.map(
       (config) =>
         new McpServerConnection({
@@ -90,6 +96,7 @@ export class McpManager implements McpResourceSource {
           clientInfo: options.clientInfo ?? { name: 'kodo', version: '0.0.0' },
           sdk: load,
           onChange: (change) => this.onChange(config.name, change),
+          ...(store ? { authProvider: () => sessionAuthProvider(config, store) } : {}),
         }),
     );
   }
@@ -152,6 +159,26 @@ export class McpManager implements McpResourceSource {
     );
     if (server !== undefined && targets.length === 0) throw new Error(`No MCP server named '${server}'.`);
     await Promise.all(targets.map((connection) => connection.connect()));
+  }
+
+  /**
+   * Signs in to a remote server with OAuth (`/mcp auth <name>`), then reconnects it with the new
+   * tokens. The browser part is the caller's: it shows the URL and opens a browser.
+   */
+  async signIn(
+    server: string,
+    options: Omit<McpSignInOptions, 'config' | 'store'>,
+  ): Promise<McpSignInResult> {
+    const connection = this.connection(server);
+    if (!this.options.oauthDir) throw new Error('OAuth sign-in is not available in this session.');
+    const { signInToMcpServer } = await import('./oauth-flow');
+    const result = await signInToMcpServer({
+      ...options,
+      config: connection.config,
+      store: new McpOAuthStore(this.options.oauthDir),
+    });
+    await this.refresh(server);
+    return result;
   }
 
   subscribe(listener: (event: McpManagerEvent) => void): () => void {

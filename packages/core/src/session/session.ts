@@ -430,21 +430,25 @@ export class Session {
    * Runs a tool call the person typed (the UI's `!command`) through the scheduler, unasked (a
    * policy's deny, hooks and the sandbox still apply). Events stream like a turn's; nothing joins
    * the history (the front end decides what the model should learn of it).
+   * `requestedBy: 'client'`: a program asked for the call (an MCP client of `kodo mcp serve`), not
+   * the person, so it gets every check a model's call gets, approval included.
    */
   async *runUserToolCall(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    options: { requestedBy?: 'user' | 'client' } = {},
   ): AsyncGenerator<AgentEvent, CompletedToolCall> {
     this.promptCount += 1;
+    const byClient = options.requestedBy === 'client';
     const request = {
-      callId: `${name}_${Date.now()}_user`,
+      callId: `${name}_${Date.now()}_${byClient ? 'client' : 'user'}`,
       name,
       args,
       promptId: `${this.id}########${this.promptCount}`,
     };
     yield { type: 'tool_call_request', call: request };
-    const [completed] = yield* this.runTools([request], signal, { requestedByUser: true });
+    const [completed] = yield* this.runTools([request], signal, byClient ? {} : { requestedByUser: true });
     return completed!;
   }
 

@@ -96,3 +96,5 @@ async function freePort(): Promise<number> {
     });
   });
 }
+
+export * from './oauth-mcp-server';
