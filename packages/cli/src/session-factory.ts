@@ -5,6 +5,7 @@ import {
   cleanupInterruptedWrites,
   costOf,
   createTelemetry,
+  type ExternalTerminals,
   geminiHome,
   type HookFeedback,
   type HookSettingsSource,
@@ -79,6 +80,8 @@ export interface CliSessionSetup {
   onWarning?: (message: string) => void;
   /** Where file tools read and write text (an editor's buffers over ACP); default: the disk. */
   textFiles?: TextFileAccess;
+  /** Where foreground shell commands run (an editor's terminal over ACP); default: local processes. */
+  terminals?: ExternalTerminals;
 }
 
 export interface CliSession {
@@ -201,6 +204,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       ...(setup.askUser ? { askUser: setup.askUser } : {}),
       ...config.toolContext,
       ...(setup.textFiles ? { textFiles: setup.textFiles } : {}),
+      ...(setup.terminals ? { terminals: setup.terminals } : {}),
     },
     memory,
     ...skills,
