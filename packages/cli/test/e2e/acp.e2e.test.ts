@@ -267,4 +267,30 @@ describe('kodo --acp', () => {
       await kodo.close();
     }
   });
+
+  it('a provider failure is a JSON-RPC internal error (-32603) carrying the HTTP status as data, never as the code', async () => {
+    const mock = await startGeminiMock({
+      script: [{ fault: 'status', status: 400, message: 'Bad request body' }],
+    });
+    const kodo = startAcpKodo({ cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock.url) });
+    try {
+      await kodo.initialize();
+      const { sessionId } = await kodo.agent.request('session/new', { cwd: dirs.workspace, mcpServers: [] });
+      const failure = await kodo.agent
+        .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { code: number; data?: { httpStatus?: number }; message: string },
+        );
+      expect(failure?.code).toBe(-32603);
+      expect(failure?.data?.httpStatus).toBe(400);
+      // The session survives the failure and answers the next prompt's protocol checks as before.
+      await expect(
+        kodo.agent.request('session/set_mode', { sessionId, modeId: 'nope' }),
+      ).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await kodo.close();
+      await mock.close();
+    }
+  });
 });
