@@ -288,9 +288,10 @@ export class AcpAgent {
   ): Promise<void> {
     const notify = (update: acp.SessionUpdate) =>
       client.notify('session/update', { sessionId, update }).catch(() => undefined);
-    const title = open.title ?? titleOf(turn.text);
-    await notify(sessionInfoUpdate(open.title === undefined ? title : undefined, new Date()));
-    open.title = title;
+    // Titled once, by the first prompt with words (an image alone gives none).
+    const title = open.title === undefined ? titleOf(turn.text) : undefined;
+    await notify(sessionInfoUpdate(title, new Date()));
+    if (title) open.title = title;
     if (open.cli.session.getApprovalMode() !== turn.modeBefore) {
       for (const update of stateUpdates(open.cli.session)) await notify(update);
     }

@@ -182,6 +182,38 @@ describe('kodo --acp', () => {
     }
   });
 
+  it('session/close during a turn stops it as cancel does; the session is gone afterwards', async () => {
+    const mock = await startGeminiMock({
+      script: [
+        {
+          fault: 'slow',
+          delayMs: 8_000,
+          chunks: [geminiChunk([{ text: 'first ' }], { last: false }), geminiChunk([{ text: 'never' }])],
+        },
+      ],
+    });
+    const kodo = startAcpKodo({ cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock.url) });
+    try {
+      await kodo.initialize();
+      const { sessionId } = await kodo.agent.request('session/new', { cwd: dirs.workspace, mcpServers: [] });
+      const answer = kodo.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'talk' }],
+      });
+      await kodo.waitForUpdate((update) => update.sessionUpdate === 'agent_message_chunk');
+      const started = Date.now();
+      await kodo.agent.request('session/close', { sessionId });
+      expect((await answer).stopReason).toBe('cancelled');
+      expect(Date.now() - started).toBeLessThan(4_000);
+      await expect(
+        kodo.agent.request('session/set_mode', { sessionId, modeId: 'yolo' }),
+      ).rejects.toMatchObject({ code: -32002 });
+    } finally {
+      await kodo.close();
+      await mock.close();
+    }
+  });
+
   it('loads a recorded session, replaying it before the answer', async () => {
     const first = startAcpKodo({
       cwd: dirs.workspace,
