@@ -138,7 +138,7 @@ describe('run_shell_command in an outside terminal', () => {
     });
     ws.ctx.terminals = terminals;
     ws.ctx.shellInactivityTimeoutMs = 1_000;
-    jobs = new BackgroundJobs({});
+    jobs = new BackgroundJobs({ logDir: undefined });
     ws.ctx.shell = {
       jobs,
       outputLimit: { thresholdChars: 4000, spillDir: undefined },
