@@ -1,6 +1,7 @@
 // ACP memory over a long session: one `kodo --acp` session answers PROMPTS prompts, each a
-// tool call (alternately read_file and write_file, in yolo mode) and an answer, from a generated
-// --fake-responses script, driven by the SDK's client. Prints peak and final RSS (VmHWM/VmRSS of
+// tool call (in turn read_file, write_file and a shell command run in the client's terminal via
+// terminal/*, in yolo mode) and an answer, from a generated --fake-responses script, driven by the
+// SDK's client. Prints peak and final RSS (VmHWM/VmRSS of
 // the kodo process). Budget: peak RSS < 150 MB.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,13 +33,15 @@ const reply = (parts: Record<string, unknown>[]) =>
   });
 const lines: string[] = [];
 for (let prompt = 0; prompt < PROMPTS; prompt += 1) {
-  const call =
-    prompt % 2 === 0
-      ? { name: 'read_file', args: { file_path: 'data.txt' } }
-      : {
-          name: 'write_file',
-          args: { file_path: `out/file-${prompt % 10}.txt`, content: `version ${prompt}\n`.repeat(50) },
-        };
+  const calls = [
+    { name: 'read_file', args: { file_path: 'data.txt' } },
+    {
+      name: 'write_file',
+      args: { file_path: `out/file-${prompt % 10}.txt`, content: `version ${prompt}\n`.repeat(50) },
+    },
+    { name: 'run_shell_command', args: { command: `echo step ${prompt}; head -c 2000 data.txt` } },
+  ];
+  const call = calls[prompt % calls.length];
   lines.push(reply([{ text: `Step ${prompt}.` }, { functionCall: call }]));
   lines.push(reply([{ text: `Done with step ${prompt}.` }]));
 }
@@ -53,8 +56,10 @@ function memoryMb(pid: number): { rss: number; peak: number } {
 
 const kodo = startAcpKodo({
   cwd,
-  env: { KODO_HOME: home, GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'bench-key' },
+  // Unconfined, so commands go to the client's terminal (a sandboxed command stays local).
+  env: { KODO_HOME: home, GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'bench-key', KODO_SANDBOX: 'false' },
   args: ['--fake-responses', fixture],
+  terminal: true,
 });
 const started = performance.now();
 let afterFirst = 0;
@@ -74,6 +79,9 @@ try {
     kodo.updates.length = 0;
   }
   const elapsed = performance.now() - started;
+  const terminals = kodo.terminals.calls.filter((call) => call.method === 'create').length;
+  if (terminals !== Math.floor(PROMPTS / 3)) throw new Error(`${terminals} terminals for ${PROMPTS} prompts`);
+  if (kodo.terminals.open !== 0) throw new Error(`${kodo.terminals.open} terminals never released`);
   const { rss, peak } = memoryMb(kodo.child.pid!);
   printTable(
     [

@@ -5,6 +5,7 @@ import {
   cleanupInterruptedWrites,
   costOf,
   createTelemetry,
+  type ExternalTerminals,
   geminiHome,
   type HookFeedback,
   type HookSettingsSource,
@@ -84,6 +85,8 @@ export interface CliSessionSetup {
    * session that only runs tools, such as `kodo mcp serve --tools builtin`'s, needs no key).
    */
   generator?: (model: string) => BuiltGenerator;
+  /** Where foreground shell commands run (an editor's terminal over ACP); default: local processes. */
+  terminals?: ExternalTerminals;
 }
 
 export interface CliSession {
@@ -208,6 +211,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       ...(setup.askUser ? { askUser: setup.askUser } : {}),
       ...config.toolContext,
       ...(setup.textFiles ? { textFiles: setup.textFiles } : {}),
+      ...(setup.terminals ? { terminals: setup.terminals } : {}),
     },
     memory,
     ...skills,

@@ -218,6 +218,12 @@ export type { ExistingText } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
+export type {
+  ExternalTerminal,
+  ExternalTerminals,
+  TerminalCommand,
+  TerminalExit,
+} from './tools/shell/terminal';
 export type { TextFileAccess, TextFileFormat } from './tools/text-files';
 export type {
   AskUserQuestion,

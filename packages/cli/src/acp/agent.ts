@@ -8,9 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import {
-  type ApprovalMode,
   type McpServerSettings,
-  MODEL_TABLE,
   newSessionId,
   SessionStore,
   type Settings,
@@ -20,19 +18,18 @@ import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { type CliSession, createCliSession } from '../session-factory';
 import { KODO_VERSION } from '../version';
+import { CallIds } from './call-ids';
 import { availableCommands, runSessionCommand } from './commands';
 import { editorTextFiles } from './editor-files';
+import { EditorTerminals } from './editor-terminal';
 import { editorConfirmHandler } from './permissions';
 import { promptParts, promptText } from './prompt-content';
 import { replayUpdates } from './replay';
+import { applyConfigOption, applyMode, configOptions, modeState, stateUpdates } from './session-config';
+import { deleteRecordedSession, listRecordedSessions } from './session-list';
 import { runPromptTurn } from './turn';
 
-export const ACP_MODES: acp.SessionMode[] = [
-  { id: 'default', name: 'Default', description: 'Asks before edits and commands' },
-  { id: 'auto_edit', name: 'Auto Edit', description: 'Edits files without asking; asks before commands' },
-  { id: 'yolo', name: 'YOLO', description: 'Runs every tool call without asking' },
-  { id: 'plan', name: 'Plan', description: 'Read-only: explores and plans, changes nothing' },
-];
+export { ACP_MODES } from './session-config';
 
 /** Where an API key sent with `authenticate` goes, by provider. */
 const KEY_VARIABLES: Record<string, string> = {
@@ -63,16 +60,28 @@ export interface AcpAgentOptions {
 interface OpenSession {
   cli: CliSession;
   cwd: string;
+  calls: CallIds;
+  terminals?: EditorTerminals;
+  /** The title the client has been told (the first prompt, as the session list shows it). */
+  title?: string;
   running?: { controller: AbortController; done: Promise<unknown> };
 }
+
+/** A session's title: its first prompt on one line, as `kodo --list-sessions` shows it. */
+const TITLE_CHARS = 100;
 
 export class AcpAgent {
   private clientCapabilities: acp.ClientCapabilities = {};
   private readonly sessions = new Map<string, OpenSession>();
   private readonly env: NodeJS.ProcessEnv;
+  /** Keys `authenticate` added (logout removes them). */
+  private readonly givenKeys = new Set<string>();
+  /** The project folders this connection has used: where `session/delete` looks. */
+  private readonly cwds = new Set<string>();
 
   constructor(private readonly options: AcpAgentOptions) {
     this.env = { ...options.env };
+    this.cwds.add(process.cwd());
   }
 
   /** The handlers, on a fresh SDK agent app. */
@@ -81,12 +90,21 @@ export class AcpAgent {
       .agent({ name: 'kodo' })
       .onRequest('initialize', ({ params }) => this.initialize(params))
       .onRequest('authenticate', ({ params }) => this.authenticate(params))
+      .onRequest('logout', () => this.logout())
       .onRequest('session/new', ({ params, client }) => this.newSession(params, client))
-      .onRequest('session/load', ({ params, client }) => this.loadSession(params, client))
+      .onRequest('session/load', ({ params, client }) => this.loadSession(params, client, { replay: true }))
+      .onRequest('session/resume', ({ params, client }) =>
+        this.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, { replay: false }),
+      )
+      .onRequest('session/list', ({ params }) =>
+        listRecordedSessions(params, { defaultCwd: process.cwd(), env: this.env }),
+      )
+      .onRequest('session/close', ({ params }) => this.closeSession(params.sessionId))
+      .onRequest('session/delete', ({ params }) => this.deleteSession(params.sessionId))
       .onRequest('session/prompt', ({ params, client }) => this.prompt(params, client))
       .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId))
       .onRequest('session/set_mode', ({ params, client }) => this.setMode(params, client))
-      .onRequest('session/set_config_option', ({ params }) => this.setConfigOption(params));
+      .onRequest('session/set_config_option', ({ params, client }) => this.setConfigOption(params, client));
   }
 
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
@@ -98,6 +116,8 @@ export class AcpAgent {
         loadSession: true,
         promptCapabilities: { image: true, audio: true, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+        auth: { logout: {} },
       },
       authMethods: AUTH_METHODS,
       agentInfo: { name: 'kodo', title: 'kodo', version: KODO_VERSION },
@@ -121,6 +141,17 @@ export class AcpAgent {
     }
     // Kept in this process's memory for the sessions it starts; never written or logged.
     this.env[variable] = key;
+    this.givenKeys.add(variable);
+    return {};
+  }
+
+  /** Forgets the keys `authenticate` gave; sessions started later need a key again. */
+  logout(): acp.LogoutResponse {
+    for (const variable of this.givenKeys) {
+      if (this.options.env[variable] === undefined) delete this.env[variable];
+      else this.env[variable] = this.options.env[variable];
+    }
+    this.givenKeys.clear();
     return {};
   }
 
@@ -134,9 +165,14 @@ export class AcpAgent {
     return { sessionId, ...this.sessionState(open) };
   }
 
+  /**
+   * `session/load` (the conversation so far is replayed as updates before the answer) and
+   * `session/resume` (the same without the replay: the client still shows it).
+   */
   async loadSession(
     params: acp.LoadSessionRequest,
     client: acp.AgentContext,
+    how: { replay: boolean },
   ): Promise<acp.LoadSessionResponse> {
     const cwd = checkedCwd(params.cwd);
     const summary = new SessionStore({ projectRoot: cwd, env: this.env }).findById(params.sessionId);
@@ -149,15 +185,35 @@ export class AcpAgent {
       client,
       resume: summary,
     });
-    // The conversation so far, before the answer (the protocol wants the replay first).
-    const messages = open.cli.resumed?.messages ?? [];
-    for (const update of replayUpdates(messages, open.cli.tools, cwd)) {
-      await client.notify('session/update', { sessionId: summary.id, update });
+    const notify = (update: acp.SessionUpdate) =>
+      client.notify('session/update', { sessionId: summary.id, update });
+    if (how.replay) {
+      for (const update of replayUpdates(open.cli.resumed?.messages ?? [], open.cli.tools, cwd)) {
+        await notify(update);
+      }
     }
+    open.title = summary.title;
+    await notify(sessionInfoUpdate(summary.title, summary.lastUpdated));
     const { context } = await open.cli.session.start('resume');
     if (context) open.cli.session.addContext([{ text: context }]);
     this.announceCommands(summary.id, open, client);
     return this.sessionState(open);
+  }
+
+  /** `session/close`: the running turn stops (as on cancel), then the session ends. */
+  async closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
+    this.session(sessionId);
+    await this.close(sessionId);
+    return {};
+  }
+
+  /** `session/delete`: closes it if open and deletes its recording. */
+  async deleteSession(sessionId: string): Promise<acp.DeleteSessionResponse> {
+    await this.close(sessionId);
+    if (!deleteRecordedSession(sessionId, { cwds: this.cwds, env: this.env })) {
+      throw acp.RequestError.resourceNotFound(sessionId);
+    }
+    return {};
   }
 
   async prompt(params: acp.PromptRequest, client: acp.AgentContext): Promise<acp.PromptResponse> {
@@ -203,11 +259,42 @@ export class AcpAgent {
         throw acp.RequestError.invalidParams(undefined, (error as Error).message);
       }
     }
-    return runPromptTurn(
-      { sessionId: params.sessionId, client, session, tools: open.cli.tools, cwd: open.cwd },
-      parts,
-      signal,
-    );
+    const modeBefore = session.getApprovalMode();
+    try {
+      return await runPromptTurn(
+        {
+          sessionId: params.sessionId,
+          client,
+          session,
+          tools: open.cli.tools,
+          cwd: open.cwd,
+          calls: open.calls,
+          ...(open.terminals ? { terminals: open.terminals } : {}),
+        },
+        parts,
+        signal,
+      );
+    } finally {
+      await this.afterTurn(params.sessionId, open, client, { text, modeBefore });
+    }
+  }
+
+  /** What a turn may have changed: the title (the first prompt), the activity time, the mode (plan mode tools). */
+  private async afterTurn(
+    sessionId: string,
+    open: OpenSession,
+    client: acp.AgentContext,
+    turn: { text: string; modeBefore: string },
+  ): Promise<void> {
+    const notify = (update: acp.SessionUpdate) =>
+      client.notify('session/update', { sessionId, update }).catch(() => undefined);
+    // Titled once, by the first prompt with words (an image alone gives none).
+    const title = open.title === undefined ? titleOf(turn.text) : undefined;
+    await notify(sessionInfoUpdate(title, new Date()));
+    if (title) open.title = title;
+    if (open.cli.session.getApprovalMode() !== turn.modeBefore) {
+      for (const update of stateUpdates(open.cli.session)) await notify(update);
+    }
   }
 
   /** `session/cancel`: stops the model and the running tools (their process groups); the prompt answers `cancelled`. */
@@ -219,28 +306,29 @@ export class AcpAgent {
     params: acp.SetSessionModeRequest,
     client: acp.AgentContext,
   ): Promise<acp.SetSessionModeResponse> {
-    const open = this.session(params.sessionId);
-    const mode = ACP_MODES.find((candidate) => candidate.id === params.modeId);
-    if (!mode) throw acp.RequestError.invalidParams(undefined, `Unknown mode: ${params.modeId}`);
-    open.cli.session.setApprovalMode(mode.id as ApprovalMode);
-    await client.notify('session/update', {
-      sessionId: params.sessionId,
-      update: { sessionUpdate: 'current_mode_update', currentModeId: mode.id },
-    });
+    const { session } = this.session(params.sessionId).cli;
+    applyMode(session, params.modeId);
+    await this.notifyState(params.sessionId, session, client);
     return {};
   }
 
-  setConfigOption(params: acp.SetSessionConfigOptionRequest): acp.SetSessionConfigOptionResponse {
-    const open = this.session(params.sessionId);
-    if (params.configId !== 'model' || typeof params.value !== 'string') {
-      throw acp.RequestError.invalidParams(undefined, `Unknown option: ${params.configId}`);
-    }
-    const value = params.value;
-    if (!modelChoices(open.cli.session.model).some((choice) => choice.value === value)) {
-      throw acp.RequestError.invalidParams(undefined, `Unknown model: ${value}`);
-    }
-    open.cli.session.setModel(value);
-    return { configOptions: configOptions(open) };
+  async setConfigOption(
+    params: acp.SetSessionConfigOptionRequest,
+    client: acp.AgentContext,
+  ): Promise<acp.SetSessionConfigOptionResponse> {
+    const { session } = this.session(params.sessionId).cli;
+    applyConfigOption(session, params);
+    if (params.configId === 'mode') await this.notifyState(params.sessionId, session, client);
+    return { configOptions: configOptions(session) };
+  }
+
+  /** The mode and options as they are now, to a client that may track either. */
+  private async notifyState(
+    sessionId: string,
+    session: CliSession['session'],
+    client: acp.AgentContext,
+  ): Promise<void> {
+    for (const update of stateUpdates(session)) await client.notify('session/update', { sessionId, update });
   }
 
   /** Ends every session: SessionEnd hooks, MCP servers, background commands. */
@@ -277,6 +365,9 @@ export class AcpAgent {
     const { log } = this.options;
     let cli: CliSession | undefined;
     const textFiles = editorTextFiles({ client, sessionId, cwd, capabilities: this.clientCapabilities.fs });
+    const terminals = this.clientCapabilities.terminal ? new EditorTerminals(client, sessionId) : undefined;
+    const calls = new CallIds();
+    this.cwds.add(cwd);
     try {
       cli = await createCliSession({
         args: this.options.args,
@@ -285,18 +376,19 @@ export class AcpAgent {
         cwd,
         env: this.env,
         sessionId,
-        confirm: editorConfirmHandler(() => ({ sessionId, client, tools: cli!.tools, cwd })),
+        confirm: editorConfirmHandler(() => ({ sessionId, client, tools: cli!.tools, cwd, calls })),
         ...(request.resume ? { resume: request.resume } : {}),
         mcpDiscovery: 'wait',
         onWarning: (message) => log(`[WARNING] ${message}`),
         onSessionWarning: (message) => log(`[WARNING] ${message}`),
         onPolicyFeedback: log,
         ...(textFiles ? { textFiles } : {}),
+        ...(terminals ? { terminals } : {}),
       });
     } catch (error) {
       throw asRequestError(error);
     }
-    const open: OpenSession = { cli, cwd };
+    const open: OpenSession = { cli, cwd, calls, ...(terminals ? { terminals } : {}) };
     this.sessions.set(sessionId, open);
     return open;
   }
@@ -305,10 +397,7 @@ export class AcpAgent {
     modes: acp.SessionModeState;
     configOptions: acp.SessionConfigOption[];
   } {
-    return {
-      modes: { currentModeId: open.cli.session.getApprovalMode(), availableModes: ACP_MODES },
-      configOptions: configOptions(open),
-    };
+    return { modes: modeState(open.cli.session), configOptions: configOptions(open.cli.session) };
   }
 
   /** After the answer (the client learns the session id first). */
@@ -327,28 +416,17 @@ export class AcpAgent {
   }
 }
 
-function configOptions(open: OpenSession): acp.SessionConfigOption[] {
-  const current = open.cli.session.model;
-  return [
-    {
-      id: 'model',
-      name: 'Model',
-      category: 'model',
-      type: 'select',
-      currentValue: current,
-      options: modelChoices(current),
-    },
-  ];
+function titleOf(prompt: string): string {
+  const line = prompt.replace(/\s+/g, ' ').trim();
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
 }
 
-/** The current model and the known models of its provider (the one kodo has a key for). */
-function modelChoices(current: string): acp.SessionConfigSelectOption[] {
-  const colon = current.indexOf(':');
-  const provider = colon > 0 ? current.slice(0, colon) : 'gemini';
-  const prefix = colon > 0 ? `${provider}:` : '';
-  const values = new Set([current]);
-  for (const model of MODEL_TABLE) if (model.provider === provider) values.add(`${prefix}${model.id}`);
-  return [...values].map((value) => ({ value, name: value }));
+function sessionInfoUpdate(title: string | undefined, updatedAt: Date): acp.SessionUpdate {
+  return {
+    sessionUpdate: 'session_info_update',
+    ...(title ? { title } : {}),
+    updatedAt: updatedAt.toISOString(),
+  };
 }
 
 function checkedCwd(cwd: string): string {

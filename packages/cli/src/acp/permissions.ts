@@ -5,6 +5,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConfirmationResponse, ConfirmHandler, ToolRegistry } from '@kodo/core/engine';
+import type { CallIds } from './call-ids';
 import { confirmationContent, toolCallStart } from './tool-calls';
 
 export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
@@ -18,12 +19,16 @@ export interface PermissionTarget {
   client: acp.AgentContext;
   tools: ToolRegistry;
   cwd: string;
+  /** A subagent's call is asked about under its ACP id (see call-ids.ts). */
+  calls: CallIds;
 }
 
 export function editorConfirmHandler(target: () => PermissionTarget): ConfirmHandler {
   return async ({ call, details, signal }) => {
-    const { sessionId, client, tools, cwd } = target();
-    const start = toolCallStart(call, tools, cwd);
+    const { sessionId, client, tools, cwd, calls } = target();
+    // The call's own events go out first, so a subagent's call is known by its nested id.
+    await new Promise((resolve) => setImmediate(resolve));
+    const start = { ...toolCallStart(call, tools, cwd), toolCallId: calls.idOf(call.callId) };
     let answer: acp.RequestPermissionResponse;
     try {
       answer = await client.request(

@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { KODO_BIN } from '@kodo/testkit';
+import { FakeEditorTerminals } from './acp-terminals';
 
 export interface AcpHarnessOptions {
   cwd: string;
@@ -19,6 +20,8 @@ export interface AcpHarnessOptions {
   permission?: string | ((request: acp.RequestPermissionRequest) => string);
   /** Advertise and serve `fs/read_text_file` and `fs/write_text_file`. */
   fileSystem?: boolean;
+  /** Advertise and serve `terminal/*` (real processes, see acp-terminals.ts). */
+  terminal?: boolean;
 }
 
 export interface AcpHarness {
@@ -27,6 +30,8 @@ export interface AcpHarness {
   readonly updates: acp.SessionNotification[];
   readonly permissions: acp.RequestPermissionRequest[];
   readonly fsCalls: { method: string; path: string }[];
+  /** The editor's terminals (used only when `terminal` is set). */
+  readonly terminals: FakeEditorTerminals;
   stderr(): string;
   initialize(): Promise<acp.InitializeResponse>;
   /** Resolves once the agent has sent an update matching `test` (or rejects after `timeoutMs`). */
@@ -59,6 +64,7 @@ export function startAcpKodo(options: AcpHarnessOptions): AcpHarness {
   const permissions: acp.RequestPermissionRequest[] = [];
   const fsCalls: { method: string; path: string }[] = [];
   const waiters = new Set<() => void>();
+  const terminals = new FakeEditorTerminals();
   const app = acp
     .client({ name: 'kodo-e2e' })
     .onNotification('session/update', ({ params }) => {
@@ -88,7 +94,12 @@ export function startAcpKodo(options: AcpHarnessOptions): AcpHarness {
       mkdirSync(dirname(params.path), { recursive: true });
       writeFileSync(params.path, params.content);
       return {};
-    });
+    })
+    .onRequest('terminal/create', ({ params }) => terminals.create(params))
+    .onRequest('terminal/output', ({ params }) => terminals.output(params))
+    .onRequest('terminal/wait_for_exit', ({ params }) => terminals.waitForExit(params))
+    .onRequest('terminal/kill', ({ params }) => terminals.kill(params))
+    .onRequest('terminal/release', ({ params }) => terminals.release(params));
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
@@ -100,11 +111,15 @@ export function startAcpKodo(options: AcpHarnessOptions): AcpHarness {
     updates,
     permissions,
     fsCalls,
+    terminals,
     stderr: () => stderr,
     initialize: () =>
       connection.agent.request('initialize', {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: options.fileSystem ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+        clientCapabilities: {
+          ...(options.fileSystem ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+          ...(options.terminal ? { terminal: true } : {}),
+        },
         clientInfo: { name: 'kodo-e2e', version: '0' },
       }),
     waitForUpdate(test, timeoutMs = 10_000) {

@@ -182,6 +182,38 @@ describe('kodo --acp', () => {
     }
   });
 
+  it('session/close during a turn stops it as cancel does; the session is gone afterwards', async () => {
+    const mock = await startGeminiMock({
+      script: [
+        {
+          fault: 'slow',
+          delayMs: 8_000,
+          chunks: [geminiChunk([{ text: 'first ' }], { last: false }), geminiChunk([{ text: 'never' }])],
+        },
+      ],
+    });
+    const kodo = startAcpKodo({ cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock.url) });
+    try {
+      await kodo.initialize();
+      const { sessionId } = await kodo.agent.request('session/new', { cwd: dirs.workspace, mcpServers: [] });
+      const answer = kodo.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'talk' }],
+      });
+      await kodo.waitForUpdate((update) => update.sessionUpdate === 'agent_message_chunk');
+      const started = Date.now();
+      await kodo.agent.request('session/close', { sessionId });
+      expect((await answer).stopReason).toBe('cancelled');
+      expect(Date.now() - started).toBeLessThan(4_000);
+      await expect(
+        kodo.agent.request('session/set_mode', { sessionId, modeId: 'yolo' }),
+      ).rejects.toMatchObject({ code: -32002 });
+    } finally {
+      await kodo.close();
+      await mock.close();
+    }
+  });
+
   it('loads a recorded session, replaying it before the answer', async () => {
     const first = startAcpKodo({
       cwd: dirs.workspace,
@@ -265,6 +297,32 @@ describe('kodo --acp', () => {
       expect(kodo.stderr()).not.toContain('from-editor');
     } finally {
       await kodo.close();
+    }
+  });
+
+  it('a provider failure is a JSON-RPC internal error (-32603) carrying the HTTP status as data, never as the code', async () => {
+    const mock = await startGeminiMock({
+      script: [{ fault: 'status', status: 400, message: 'Bad request body' }],
+    });
+    const kodo = startAcpKodo({ cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock.url) });
+    try {
+      await kodo.initialize();
+      const { sessionId } = await kodo.agent.request('session/new', { cwd: dirs.workspace, mcpServers: [] });
+      const failure = await kodo.agent
+        .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { code: number; data?: { httpStatus?: number }; message: string },
+        );
+      expect(failure?.code).toBe(-32603);
+      expect(failure?.data?.httpStatus).toBe(400);
+      // The session survives the failure and answers the next prompt's protocol checks as before.
+      await expect(
+        kodo.agent.request('session/set_mode', { sessionId, modeId: 'nope' }),
+      ).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await kodo.close();
+      await mock.close();
     }
   });
 });

@@ -386,6 +386,7 @@ export class Scheduler {
     const callId = state.request.callId;
     const result = await state.invocation!.execute({
       signal,
+      callId,
       onOutput: (output) => state.emit({ type: 'tool_progress', callId, output }),
       onAgentEvent: ({ agent, event }) =>
         state.emit({ type: 'subagent_event', parentCallId: callId, agent, event }),

@@ -26,11 +26,14 @@ export {
 
 import type { FileFiltering } from './file-filtering';
 import type { ShellServices } from './shell/background-jobs';
+import type { ExternalTerminals } from './shell/terminal';
 import type { TextFileAccess } from './text-files';
 import type { Workspace } from './workspace';
 
 export interface ExecuteOptions {
   signal: AbortSignal;
+  /** The tool call being run (front ends that show a call's terminal need it). */
+  callId?: string;
   /** Live output (e.g. shell stdout) for the UI; never sent to the model. */
   onOutput?: (chunk: string) => void;
   /** The events of a subagent this call runs, for front ends to show nested under the call. */
@@ -102,6 +105,8 @@ export interface ToolContext {
   ) => Promise<Record<string, string> | undefined>;
   /** Where file tools read and write text; absent = the local disk (see text-files.ts). */
   textFiles?: TextFileAccess;
+  /** A terminal outside kodo for foreground shell commands (an editor's); absent = local processes. */
+  terminals?: ExternalTerminals;
 }
 
 /** One question of `ask_user`. */

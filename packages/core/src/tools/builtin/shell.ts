@@ -6,6 +6,7 @@ import { sanitizeEnv } from '../../utils/env';
 import { defineTool } from '../define-tool';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS, group } from '../output-limit';
 import { failure, failureFrom } from '../results';
+import { stripAnsi } from '../shell/ansi';
 import type { BackgroundJob, CommandLimits } from '../shell/background-jobs';
 import { MAX_SAVED_OUTPUT_CHARS, OutputCollector } from '../shell/output-collector';
 import { terminateGroup } from '../shell/process-group';
@@ -18,6 +19,7 @@ import {
   runCommand,
 } from '../shell/run-command';
 import { startBackground } from '../shell/start-background';
+import { runInTerminal } from '../shell/terminal';
 import type { ExecuteOptions, ToolContext, ToolError, ToolResult } from '../tool';
 
 export { stripAnsi } from '../shell/ansi';
@@ -134,6 +136,12 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
   const prepared = await sandboxed(ctx, { command: params.command, cwd, env: shellEnv(ctx.env) });
   if (!prepared.ok) return failure('shell_execute_error', prepared.message);
   const { env, launch } = prepared;
+  // The editor's terminal when it offers one, for commands that would run unconfined anyway: a
+  // sandbox is never given up for the display (its confinement cannot be handed to another
+  // process), and background jobs stay in kodo's job table.
+  if (ctx.terminals && !prepared.confined && !params.is_background) {
+    return terminalExecute(params, ctx, { cwd, signal: options.signal, callId: options.callId });
+  }
   if (params.is_background)
     return backgroundExecute(params, ctx, { cwd, env, launch, signal: options.signal });
 
@@ -163,6 +171,56 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
   });
 }
 
+/** A foreground command in the outside terminal, reported to the model as a local one would be. */
+async function terminalExecute(
+  params: Params,
+  ctx: ToolContext,
+  run: { cwd: string; signal: AbortSignal; callId: string | undefined },
+): Promise<ToolResult> {
+  const limit = outputLimit(ctx);
+  const bounds = ctx.shell?.commandLimits ?? DEFAULT_COMMAND_LIMITS;
+  const markers = shellEnv({});
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(markers)) if (value !== undefined) env[name] = value;
+  const ran = await runInTerminal(
+    ctx.terminals!,
+    {
+      callId: run.callId,
+      file: 'bash',
+      args: ['-c', params.command],
+      cwd: run.cwd,
+      env,
+      // Bytes, while the cap is in characters: room for multi-byte text without keeping it all.
+      outputByteLimit: Math.min(MAX_SHELL_OUTPUT_CHARS, limit.chars * 4),
+    },
+    {
+      signal: run.signal,
+      inactivityTimeoutMs: ctx.shellInactivityTimeoutMs,
+      maxDurationMs: bounds.maxDurationMs,
+    },
+  );
+  const collector = new OutputCollector({
+    limitChars: limit.chars,
+    spillPath: () => (limit.spillDir ? spillFile(limit.spillDir) : undefined),
+    maxSavedChars: bounds.maxSavedChars,
+  });
+  if (ran.truncated) collector.append('[the start of the output was dropped by the terminal]\n');
+  collector.append(stripAnsi(ran.output));
+  const result: RunCommandResult = {
+    exitCode: ran.exitCode,
+    signal: (ran.signal as NodeJS.Signals | null) ?? null,
+    endedBy: ran.endedBy,
+    outputChars: ran.output.length,
+    backgroundPids: [],
+    ...(ran.error ? { error: ran.error } : {}),
+  };
+  return formatResult(result, collector, {
+    limitChars: limit.chars,
+    timeoutMs: ctx.shellInactivityTimeoutMs,
+    bounds,
+  });
+}
+
 /**
  * `bash -c <command>`, wrapped in the session's sandbox when there is one. A sandbox that was asked
  * for but cannot start is an error the model reads (and the person sees), never a silent fallback.
@@ -170,14 +228,17 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
 async function sandboxed(
   ctx: ToolContext,
   run: { command: string; cwd: string; env: NodeJS.ProcessEnv },
-): Promise<{ ok: true; env: NodeJS.ProcessEnv; launch: Launch } | { ok: false; message: string }> {
+): Promise<
+  { ok: true; env: NodeJS.ProcessEnv; launch: Launch; confined: boolean } | { ok: false; message: string }
+> {
   const launch: Launch = { file: 'bash', args: ['-c', run.command] };
   const sandbox = ctx.shell?.sandbox;
-  if (!sandbox) return { ok: true, env: run.env, launch };
+  if (!sandbox) return { ok: true, env: run.env, launch, confined: false };
   const prepared = await sandbox.prepare({ ...launch, cwd: run.cwd, env: run.env });
   if (!prepared.ok) return { ok: false, message: `Command not run: ${prepared.message}` };
   return {
     ok: true,
+    confined: prepared.sandboxed,
     env: prepared.env,
     launch: { file: prepared.file, args: prepared.args, ...(prepared.fds ? { fds: prepared.fds } : {}) },
   };
