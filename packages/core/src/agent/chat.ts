@@ -122,6 +122,17 @@ export class Chat {
   }
 
   /**
+   * Takes a history built from `liveHistory()` as it is, without a copy: its unchanged entries are
+   * the chat's own objects and only the changed ones are new (masking builds it so), which lets a
+   * rewrite cost what it changed and observers tell the changed entries by identity.
+   */
+  replaceHistory(history: Content[]): void {
+    this.history = history;
+    this.rewriteCount += 1;
+    this.toolOutputTokenCount = undefined;
+  }
+
+  /**
    * Estimated tokens of the unmasked tool results in the history, kept as turns are added (recounted only
    * after a rewrite), so the check "is there anything worth masking?" costs nothing per turn.
    */

@@ -50,12 +50,12 @@ export async function* prepareContext(
   const { protectedTokens, minPrunableTokens } = context.masking;
   // Without a spill directory nothing may be masked (nothing may be lost), so there is no walk.
   if (context.masking.spillDir && chat.toolOutputTokens() >= protectedTokens + minPrunableTokens) {
-    // The live history, not a copy: masking only reads it, and copies it when it changes something.
+    // The live history, not a copy: masking only reads it, and copies only the entries it changes.
     const masked = await maskOldToolOutputs(chat.liveHistory(), {
       ...context.masking,
       sessionId: context.sessionId,
     });
-    if (masked.maskedCount > 0) chat.setHistory(masked.history);
+    if (masked.maskedCount > 0) chat.replaceHistory(masked.history);
   }
   const window = context.contextWindow(chat.getModel());
   const used = chat.lastPromptTokens ?? estimateContentTokens(chat.getCuratedHistory());

@@ -80,9 +80,15 @@ export class ChatCompressor {
     const history = chat.getCuratedHistory();
     const originalTokens = chat.lastPromptTokens ?? estimateContentTokens(history);
     if (history.length === 0) return { status: 'noop', originalTokens, newTokens: originalTokens };
+    const truncateOnly = options.trigger === 'auto' && this.autoInflated;
+    // One prompt followed only by tool turns has nowhere to split, and stays so turn after turn:
+    // tell that from the roles before copying and measuring the whole history each time.
+    if (!truncateOnly && !canSplit(history)) {
+      return { status: 'noop', originalTokens, newTokens: originalTokens };
+    }
 
     const truncated = await this.truncateOldFunctionResponses(history, options.promptId);
-    if (options.trigger === 'auto' && this.autoInflated) {
+    if (truncateOnly) {
       const newTokens = estimateContentTokens(truncated);
       if (newTokens < estimateContentTokens(history)) {
         chat.setHistory(truncated);
@@ -211,6 +217,20 @@ export function findSplitPoint(history: Content[]): number {
   const last = history.at(-1);
   if (last?.role === 'model' && !last.parts.some((part) => part.functionCall)) return history.length;
   return lastValid;
+}
+
+/**
+ * Whether `findSplitPoint` can return more than 0: a plain user turn after the first entry, or a
+ * final model turn that asks for no tools. Shortening function responses changes neither.
+ */
+function canSplit(history: Content[]): boolean {
+  const last = history.at(-1);
+  if (last?.role === 'model' && !last.parts.some((part) => part.functionCall)) return true;
+  for (let i = 1; i < history.length; i += 1) {
+    const content = history[i]!;
+    if (content.role === 'user' && !content.parts.some((part) => part.functionResponse)) return true;
+  }
+  return false;
 }
 
 function extractSnapshot(text: string): string {

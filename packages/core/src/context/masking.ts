@@ -36,7 +36,7 @@ export async function maskOldToolOutputs(
   history: readonly Content[],
   options: MaskingOptions & { sessionId: string },
 ): Promise<MaskingResult> {
-  const candidates: { part: Part; tokens: number }[] = [];
+  const candidates: { entry: number; index: number; part: Part; tokens: number }[] = [];
   let seen = 0;
   let prunable = 0;
   for (let i = history.length - 2; i >= 0; i -= 1) {
@@ -48,7 +48,7 @@ export async function maskOldToolOutputs(
       const tokens = estimatePartTokens(part);
       seen += tokens;
       if (seen > options.protectedTokens) {
-        candidates.push({ part, tokens });
+        candidates.push({ entry: i, index: j, part, tokens });
         prunable += tokens;
       }
     }
@@ -56,10 +56,9 @@ export async function maskOldToolOutputs(
   const unchanged = { history: [...history], maskedCount: 0, tokensBefore: prunable, tokensAfter: prunable };
   if (!options.spillDir || prunable < options.minPrunableTokens) return unchanged;
 
-  const out = structuredClone(history) as Content[];
-  // Map the candidate parts to their clones by walking both histories in step.
-  const originals = history.flatMap((content) => content.parts);
-  const clones = out.flatMap((content) => content.parts);
+  // Copy on write: only the entries holding a masked part are new objects; the rest are shared
+  // with the input, so a rewrite costs what it changes and observers can tell what that was.
+  const out = [...history];
   const dir = join(
     options.spillDir,
     'tool-outputs',
@@ -67,19 +66,28 @@ export async function maskOldToolOutputs(
   );
   await mkdir(dir, { recursive: true });
   let tokensAfter = 0;
-  for (const [index, { part }] of candidates.entries()) {
-    const clone = clones[originals.indexOf(part)]!;
-    const response = clone.functionResponse!;
-    const file = join(dir, `${safe(response.name)}_${safe(response.id ?? 'call')}_${index}.txt`);
+  for (const [n, { entry, index, part }] of candidates.entries()) {
+    const response = part.functionResponse!;
+    const file = join(dir, `${safe(response.name)}_${safe(response.id ?? 'call')}_${n}.txt`);
     await writeFile(file, JSON.stringify(response.response, null, 2), 'utf8');
     const text =
       typeof response.response.output === 'string'
         ? response.response.output
         : JSON.stringify(response.response);
-    response.response = {
-      output: `${MASK_TAG}\n${preview(response.name, text)}\n\nOutput too large. Full output available at: ${file}\n</tool_output_masked>`,
+    const masked: Part = {
+      ...part,
+      functionResponse: {
+        ...response,
+        response: {
+          output: `${MASK_TAG}\n${preview(response.name, text)}\n\nOutput too large. Full output available at: ${file}\n</tool_output_masked>`,
+        },
+      },
     };
-    tokensAfter += estimatePartTokens(clone);
+    const content = out[entry]!;
+    const parts = content === history[entry] ? [...content.parts] : content.parts;
+    parts[index] = masked;
+    out[entry] = content === history[entry] ? { ...content, parts } : content;
+    tokensAfter += estimatePartTokens(masked);
   }
   return { history: out, maskedCount: candidates.length, tokensBefore: prunable, tokensAfter };
 }

@@ -15,7 +15,12 @@ const KNOWN_METHODS = new Set(['generateContentStream', 'generateContent', 'coun
 
 /** Parses JSONL (blank lines skipped). A bad line is reported with its number. */
 export function parseRecordedCalls(text: string, source = 'fake responses'): RecordedCall[] {
-  const calls: RecordedCall[] = [];
+  return recordedLines(text, source).map((entry) => entry.value);
+}
+
+/** Each valid line with its parsed value, checked as `parseRecordedCalls` documents. */
+function recordedLines(text: string, source: string): { line: string; value: RecordedCall }[] {
+  const calls: { line: string; value: RecordedCall }[] = [];
   const lines = text.split(/\r?\n/);
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
@@ -38,10 +43,16 @@ export function parseRecordedCalls(text: string, source = 'fake responses'): Rec
         `${source}: line ${index + 1}: a generateContentStream response must be an array of chunks.`,
       );
     }
-    calls.push(value as RecordedCall);
+    calls.push({ line, value: value as RecordedCall });
   }
   return calls;
 }
+
+/**
+ * A call still to be handed out: given as an object (copied when taken), or read from a file and
+ * kept as its line (parsed when taken, so a long replay holds text, not N parsed responses).
+ */
+type Entry = { method: RecordedCall['method'] } & ({ call: RecordedCall } | { line: string });
 
 /**
  * Replays recorded model responses instead of calling a model. Strict mode hands out entries in
@@ -50,12 +61,16 @@ export function parseRecordedCalls(text: string, source = 'fake responses'): Rec
  */
 export class FakeContentGenerator implements ContentGenerator {
   readonly provider = 'fake';
-  private readonly remaining: RecordedCall[];
+  /** In file order; a taken entry's slot is emptied, and `next` is the first slot not taken. */
+  private readonly entries: (Entry | undefined)[];
+  private next = 0;
+  private left: number;
   private readonly strict: boolean;
 
   /** `strict` (the default): calls must come in file order, whatever their method. */
   constructor(calls: RecordedCall[], options: { strict?: boolean } = {}) {
-    this.remaining = [...calls];
+    this.entries = calls.map((call) => ({ method: call.method, call }));
+    this.left = this.entries.length;
     this.strict = options.strict ?? true;
   }
 
@@ -66,40 +81,56 @@ export class FakeContentGenerator implements ContentGenerator {
     } catch (error) {
       throw new Error(`Cannot read fake responses file ${path}: ${(error as Error).message}`);
     }
-    return new FakeContentGenerator(parseRecordedCalls(text, path), options);
+    const generator = new FakeContentGenerator([], options);
+    for (const { line, value } of recordedLines(text, path))
+      generator.entries.push({ method: value.method, line });
+    generator.left = generator.entries.length;
+    return generator;
   }
 
   async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
     // Bounded first, as a provider does: a recorded call may carry over-deep arguments.
-    return structuredClone(
-      boundFunctionCallArgs(this.take('generateContent', request, signal).response as GenerateResponse),
-    );
+    const { call, fresh } = this.take('generateContent', request, signal);
+    const bounded = boundFunctionCallArgs(call.response as GenerateResponse);
+    return fresh ? bounded : structuredClone(bounded);
   }
 
   async *generateContentStream(
     request: GenerateRequest,
     signal: AbortSignal,
   ): AsyncGenerator<GenerateResponse> {
-    const chunks = this.take('generateContentStream', request, signal).response as GenerateResponse[];
-    for (const chunk of chunks) {
+    const { call, fresh } = this.take('generateContentStream', request, signal);
+    for (const chunk of call.response as GenerateResponse[]) {
       if (signal.aborted) throw abortError();
-      yield structuredClone(boundFunctionCallArgs(chunk));
+      const bounded = boundFunctionCallArgs(chunk);
+      yield fresh ? bounded : structuredClone(bounded);
     }
   }
 
   async countTokens(request: GenerateRequest, signal: AbortSignal): Promise<CountTokensResponse> {
-    return { ...(this.take('countTokens', request, signal).response as CountTokensResponse) };
+    return { ...(this.take('countTokens', request, signal).call.response as CountTokensResponse) };
   }
 
   /** Entries not yet consumed (for tests and diagnostics). */
   get unconsumed(): number {
-    return this.remaining.length;
+    return this.left;
   }
 
-  private take(method: GeneratorMethod, request: GenerateRequest, signal: AbortSignal): RecordedCall {
+  /**
+   * The next entry for `method`. `fresh`: parsed just now, the caller's to keep; otherwise the
+   * object given to the constructor, which the caller copies (after bounding over-deep arguments,
+   * which a copy could not walk).
+   */
+  private take(
+    method: GeneratorMethod,
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): { call: RecordedCall; fresh: boolean } {
     if (signal.aborted) throw abortError();
-    const index = this.strict ? 0 : this.remaining.findIndex((call) => call.method === method);
-    const next = index >= 0 ? this.remaining[index] : undefined;
+    const index = this.strict
+      ? this.next
+      : this.entries.findIndex((entry, at) => at >= this.next && entry?.method === method);
+    const next = index >= 0 ? this.entries[index] : undefined;
     if (!next) {
       throw new Error(
         `No more mock responses for ${method}, got request:\n${JSON.stringify(request.contents)}`,
@@ -110,7 +141,11 @@ export class FakeContentGenerator implements ContentGenerator {
         `Unexpected response type, next response was for ${next.method} but expected ${method}`,
       );
     }
-    this.remaining.splice(index, 1);
-    return next;
+    this.entries[index] = undefined;
+    this.left -= 1;
+    while (this.next < this.entries.length && this.entries[this.next] === undefined) this.next += 1;
+    return 'line' in next
+      ? { call: JSON.parse(next.line) as RecordedCall, fresh: true }
+      : { call: next.call, fresh: false };
   }
 }

@@ -68,9 +68,10 @@ const DISPLAY_PREVIEW_CHARS = 2_000;
  * Writes a session's JSONL log (line types in records.ts) as it happens, one `appendFileSync` per turn
  * boundary, so a crash or `kill -9` after a boundary loses nothing. Appended history entries
  * become new records; an entry that grew (a prompt merged into the previous user turn) is
- * upserted under its id; a rewritten history (compression, masking, clearing) becomes one `$set`
- * with the whole message list. The recorder keeps only the last entry's serialised parts to tell
- * these apart, so it never re-serialises the whole history per turn.
+ * upserted under its id; a rewrite that replaced a few entries (masking) upserts those; any other
+ * rewrite (compression, clearing) becomes one `$set` with the whole message list. The recorder
+ * keeps the last entry's serialised parts and, per entry, its record id and the history object it
+ * recorded (compared by identity, never serialised), so it never re-serialises the whole history.
  */
 export class SessionRecorder implements TurnRecorder {
   readonly file: string;
@@ -95,6 +96,9 @@ export class SessionRecorder implements TurnRecorder {
       }
     | undefined;
   private seenRewrites = 0;
+  /** Per recorded entry: its record id, and the chat's object it was recorded from, when known. */
+  private ids: (string | undefined)[] = [];
+  private sources: (Content | undefined)[] = [];
   private lastStateJson = '';
   /** The typed text of a first prompt whose record waits for the file to be created. */
   private deferredDisplay: { index: number; text: string } | undefined;
@@ -112,6 +116,9 @@ export class SessionRecorder implements TurnRecorder {
     if (resumed && resumed.length > 0) {
       const lastEntry = resumed[resumed.length - 1]!;
       this.count = resumed.length;
+      this.ids = Array.from({ length: resumed.length }, () => undefined);
+      this.ids[resumed.length - 1] = options.resume?.lastRecordId;
+      this.sources = Array.from({ length: resumed.length }, () => undefined);
       this.last = {
         id: options.resume?.lastRecordId,
         role: lastEntry.role,
@@ -142,7 +149,12 @@ export class SessionRecorder implements TurnRecorder {
         if (index === deferred?.index) return displayExtra(deferred.text, view.at(index));
         return {};
       };
-      if (boundary.rewrites !== this.seenRewrites || !this.appendable(view, lines, timestamp, extraFor)) {
+      const before = this.count;
+      const kept =
+        boundary.rewrites === this.seenRewrites
+          ? this.appendable(view, lines, timestamp, extraFor)
+          : this.replaced(view, lines, timestamp, boundary, extraFor);
+      if (!kept) {
         lines.length = 0;
         lines.push(this.checkpoint(view, timestamp, boundary, extraFor));
       } else {
@@ -155,8 +167,19 @@ export class SessionRecorder implements TurnRecorder {
           const id = this.newId();
           lines.push(line(messageRecord(entry, id, timestamp, extra)));
           this.remember(entry, id, extra);
+          this.ids[index] = id;
+          this.sources[index] = entry;
         }
         this.count = view.length;
+      }
+      this.seenRewrites = boundary.rewrites;
+      // The pending entry recorded last time is the chat's own object now: note which it is.
+      for (
+        let index = Math.max(0, Math.min(before, this.count) - 1);
+        index < boundary.history.length;
+        index += 1
+      ) {
+        if (index < this.count) this.sources[index] = boundary.history[index];
       }
       const state = JSON.stringify({ stats: boundary.stats(), todos: boundary.todos() });
       if (lines.length > 0 || state !== this.lastStateJson) {
@@ -209,6 +232,46 @@ export class SessionRecorder implements TurnRecorder {
     return true;
   }
 
+  /**
+   * After a rewrite: when the history kept its length and only a few entries are new objects
+   * (masking replaces old tool outputs), upserts those under their ids into `lines`. False when
+   * the caller must write a checkpoint instead (shorter history, many or unknown entries).
+   */
+  private replaced(
+    view: VirtualHistory,
+    lines: string[],
+    timestamp: string,
+    boundary: TurnBoundary,
+    extraFor: (index: number) => Partial<MessageRecord>,
+  ): boolean {
+    if (this.count === 0 || view.length < this.count) return false;
+    const lastIndex = this.count - 1;
+    const changed: number[] = [];
+    for (let index = 0; index < lastIndex; index += 1) {
+      if (this.sources[index] === view.at(index)) continue;
+      if (this.ids[index] === undefined) return false;
+      changed.push(index);
+    }
+    // The last entry: unchanged, grown (`appendable` writes its upsert), or else upserted whole.
+    const grown: string[] = [];
+    if (!this.appendable(view, grown, timestamp, extraFor)) {
+      if (this.ids[lastIndex] === undefined) return false;
+      changed.push(lastIndex);
+    }
+    // Past half the history, one `$set` is the smaller record.
+    if (changed.length * 2 > this.count) return false;
+    lines.push(...grown);
+    for (const index of changed) {
+      const entry = view.at(index);
+      const id = this.ids[index]!;
+      const extra = { ...(entry.role === 'model' ? { model: boundary.model } : {}), ...extraFor(index) };
+      lines.push(line(messageRecord(entry, id, timestamp, extra)));
+      this.sources[index] = entry;
+      if (index === lastIndex) this.remember(entry, id, extra);
+    }
+    return true;
+  }
+
   private checkpoint(
     view: VirtualHistory,
     timestamp: string,
@@ -221,11 +284,14 @@ export class SessionRecorder implements TurnRecorder {
       const extra = { ...(entry.role === 'model' ? { model: boundary.model } : {}), ...extraFor(index) };
       const id = this.newId();
       messages.push(messageRecord(entry, id, timestamp, extra));
+      this.ids[index] = id;
+      this.sources[index] = entry;
       if (index === view.length - 1) this.remember(entry, id, extra);
     }
     if (view.length === 0) this.last = undefined;
     this.count = view.length;
-    this.seenRewrites = boundary.rewrites;
+    this.ids.length = view.length;
+    this.sources.length = view.length;
     return line({ $set: { lastUpdated: timestamp, messages } });
   }
 

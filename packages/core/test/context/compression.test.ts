@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Chat } from '../../src/agent/chat';
 import { DEFAULT_RETRY_POLICY } from '../../src/agent/retry';
 import { ChatCompressor, DEFAULT_COMPRESSION, findSplitPoint } from '../../src/context/compression';
 import { SUMMARY_ACK } from '../../src/context/compression-prompt';
-import { maskOldToolOutputs, preview } from '../../src/context/masking';
+import { isMasked, maskOldToolOutputs, preview } from '../../src/context/masking';
 import { estimateContentTokens, estimateTextTokens } from '../../src/context/tokens';
 import type { Content } from '../../src/contracts/messages';
 import { FakeContentGenerator, type RecordedCall } from '../../src/llm/fake';
@@ -118,6 +118,32 @@ describe('ChatCompressor', () => {
     expect((await run(compressor, chat, 'auto')).status).toBe('noop');
   });
 
+  it('says noop without copying or cutting anything when one prompt is followed only by tool turns', async () => {
+    const { root } = tempContext();
+    const history: Content[] = [user('go')];
+    for (let i = 0; i < 6; i += 1) {
+      history.push(
+        { role: 'model', parts: [{ functionCall: { name: 'read_file', args: { file_path: `f${i}` } } }] },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'read_file', response: { output: 'z'.repeat(400_000) } } }],
+        },
+      );
+    }
+    const generator = new FakeContentGenerator([], { strict: true });
+    const chat = new Chat({ generator, model: 'gemini-2.5-pro', retry: DEFAULT_RETRY_POLICY, history });
+    const spillDir = join(root, 'spill');
+    const compressor = new ChatCompressor(generator, {
+      ...DEFAULT_COMPRESSION,
+      contextWindow: () => 10_000,
+      outputLimit: { thresholdChars: 1_000, spillDir },
+    });
+    expect((await run(compressor, chat, 'auto')).status).toBe('noop');
+    // Cutting the old responses (which saves their full text) would be wasted work: nothing to split.
+    expect(existsSync(spillDir)).toBe(false);
+    expect(chat.getHistory()).toEqual(history);
+  });
+
   it('says noop for an empty history', async () => {
     const { chat, compressor } = makeChat([], []);
     expect((await run(compressor, chat)).status).toBe('noop');
@@ -212,6 +238,24 @@ describe('tool-output masking', () => {
     const file = /Full output available at: (\S+)/.exec(outputs[0]!)![1]!;
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ output: 'q'.repeat(40_000) });
     expect(file.startsWith(join(root, 'tool-outputs'))).toBe(true);
+  });
+
+  it('copies only the entries it masks: the rest are shared and the input stays as it was', async () => {
+    const { root } = tempContext();
+    const history: Content[] = [user('go')];
+    for (let i = 0; i < 10; i += 1) history.push(...responseTurn(i, 40_000));
+    history.push(model('done'));
+    const before = structuredClone(history);
+    const result = await maskOldToolOutputs(history, {
+      protectedTokens: 50_000,
+      minPrunableTokens: 30_000,
+      spillDir: root,
+      sessionId: 's',
+    });
+    expect(history).toEqual(before);
+    const changed = result.history.filter((content, index) => content !== history[index]);
+    expect(changed).toHaveLength(result.maskedCount);
+    expect(changed.every((content) => content.parts.every((part) => isMasked(part)))).toBe(true);
   });
 
   it('leaves small histories alone', async () => {

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerateResponse } from '../../src/contracts/messages';
 import { projectHash } from '../../src/session/project-hash';
 import { SessionRecorder } from '../../src/session/recorder';
+import { loadSession } from '../../src/session/resume';
 import { formatSessionList } from '../../src/session/session-files';
 import type { SessionStatsSnapshot } from '../../src/session/stats';
 import { InvalidSessionError, SessionStore } from '../../src/session/store';
@@ -142,6 +143,40 @@ describe('SessionRecorder', () => {
     // Appending resumes after the checkpoint: the prompt and the answer are one new record each.
     const after = lines.slice(lines.indexOf(checkpoint) + 1).filter((line) => line.type);
     expect(after.map((line) => line.content)).toEqual([[{ text: 'b' }], [{ text: 'two' }]]);
+  });
+
+  it('records masking as upserts of the masked messages only, and the log resumes to the masked history', async () => {
+    // Ten tool turns of ~10k tokens each: past 80k unmasked tokens, the oldest outputs are masked.
+    const script = Array.from({ length: 10 }, (_, index) => [
+      calls({ name: 'echo', args: { value: `${index}${'q'.repeat(40_000)}` }, id: `c${index}` }),
+    ]);
+    const recorder = store.newRecorder({ sessionId: 'masking' });
+    const session = makeSession(project.root, capturingGenerator([...script, [text('Done.')]]), {
+      recorder,
+      outputLimit: { thresholdChars: 1_000_000, spillDir: project.spillDir },
+    });
+    await drain(session.sendMessage('go', abort()));
+    const masked = session
+      .history()
+      .filter((entry) =>
+        entry.parts.some((part) =>
+          String(part.functionResponse?.response.output ?? '').startsWith('<tool_output_masked>'),
+        ),
+      );
+    expect(masked.length).toBeGreaterThan(0);
+
+    const lines = readLog(recorder.file);
+    expect(lines.some((line) => (line.$set as { messages?: unknown })?.messages)).toBe(false);
+    const seen = new Set<unknown>();
+    const upserts = lines.filter((line) => {
+      if (!line.type) return false;
+      const again = seen.has(line.id);
+      seen.add(line.id);
+      return again;
+    });
+    // Each masked message once, rewritten under its own id; nothing else is written twice.
+    expect(upserts.map((line) => line.content)).toEqual(masked.map((entry) => entry.parts));
+    expect((await loadSession(recorder.file)).history).toEqual(session.history());
   });
 
   it('never rewrites earlier records on a plain turn (one line per new message)', async () => {
