@@ -78,6 +78,11 @@ export class Chat {
   /** Bumped by every `setHistory`, so observers can tell a rewrite from appended turns. */
   private rewriteCount = 0;
   private toolOutputTokenCount: number | undefined;
+  /**
+   * Whether the history holds model turns without parts (only a given or rewritten history can):
+   * without them the curated history is a plain copy, not a filter run per request.
+   */
+  private hasEmptyModelTurns = false;
   private model: string;
   /** `promptTokenCount` of the last response: how much of the window the history uses. */
   lastPromptTokens: number | undefined;
@@ -94,6 +99,7 @@ export class Chat {
     this.retry = options.retry;
     this.observer = options.observer;
     this.history = options.history ? structuredClone(options.history) : [];
+    this.hasEmptyModelTurns = this.history.some(isEmptyModelTurn);
     this.sleep = options.sleep ?? defaultSleep;
   }
 
@@ -112,13 +118,12 @@ export class Chat {
 
   /** The history sent to the model: model turns without usable parts are left out. */
   getCuratedHistory(): Content[] {
-    return this.history.filter((content) => content.role === 'user' || content.parts.length > 0);
+    if (!this.hasEmptyModelTurns) return this.history.slice();
+    return this.history.filter((content) => !isEmptyModelTurn(content));
   }
 
   setHistory(history: Content[]): void {
-    this.history = structuredClone(history);
-    this.rewriteCount += 1;
-    this.toolOutputTokenCount = undefined;
+    this.replaceHistory(structuredClone(history));
   }
 
   /**
@@ -128,6 +133,7 @@ export class Chat {
    */
   replaceHistory(history: Content[]): void {
     this.history = history;
+    this.hasEmptyModelTurns = history.some(isEmptyModelTurn);
     this.rewriteCount += 1;
     this.toolOutputTokenCount = undefined;
   }
@@ -389,6 +395,10 @@ export function consolidateParts(parts: Part[]): Part[] {
 function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+function isEmptyModelTurn(content: Content): boolean {
+  return content.role !== 'user' && content.parts.length === 0;
 }
 
 function toolResultTokens(parts: readonly Part[]): number {

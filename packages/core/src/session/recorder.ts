@@ -31,7 +31,7 @@ export interface TurnBoundary {
   /** The model in use, and the usage of the model turn that just ended. */
   model: string;
   usage?: UsageMetadata;
-  stats: () => SessionStatsSnapshot;
+  stats: () => Readonly<SessionStatsSnapshot>;
   todos: () => TodoItem[];
 }
 
@@ -84,6 +84,11 @@ export class SessionRecorder implements TurnRecorder {
   /** The file exists with its metadata line (true when resuming). */
   private opened: boolean;
   private failed = false;
+  /**
+   * The file's size after this recorder's last append, which always ends a line; unknown before
+   * its first append to an existing file, which may end torn (the previous run died mid-write).
+   */
+  private size: number | undefined;
   /** History entries the file holds, and what it holds of the last one. */
   private count = 0;
   private last:
@@ -321,17 +326,22 @@ export class SessionRecorder implements TurnRecorder {
       };
       prefix = line(metadata);
       this.opened = true;
-    } else if (!endsWithNewline(this.file)) {
+      this.size = sizeOf(this.file);
+    } else if (this.size === undefined) {
+      this.size = sizeOf(this.file);
       // A torn last line (the previous run died mid-write) stays a line of its own.
-      prefix = '\n';
+      if (!endsWithNewline(this.file, this.size)) prefix = '\n';
     }
-    const before = sizeOf(this.file);
+    const before = this.size;
+    const text = prefix + lines.join('');
     try {
-      this.append(this.file, prefix + lines.join(''));
+      this.append(this.file, text);
+      this.size = before + Buffer.byteLength(text);
     } catch (error) {
       // A full disk may have let part of the text in: cut the file back to its last complete
       // line, so the log stays readable (and resumable) up to the last turn that made it.
       truncateBack(this.file, before);
+      this.size = undefined;
       throw error;
     }
   }
@@ -420,13 +430,7 @@ function truncateBack(file: string, size: number): void {
   }
 }
 
-function endsWithNewline(file: string): boolean {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return true;
-  }
+function endsWithNewline(file: string, size: number): boolean {
   if (size === 0) return true;
   const fd = openSync(file, 'r');
   try {

@@ -461,7 +461,7 @@ export class Session {
       history: this.chat.liveHistory(),
       rewrites: this.chat.rewrites,
       model: this.chat.getModel(),
-      stats: () => this.stats.snapshot(),
+      stats: () => this.stats.current(),
       todos: () => this.todos(),
       ...extra,
     });

@@ -187,6 +187,14 @@ export class SessionStats implements ApiCallObserver {
     return structuredClone(this.data);
   }
 
+  /**
+   * The live counts, not a copy: for a reader that serialises them at once and keeps nothing (the
+   * session recorder, at every turn boundary, where a copy per turn is wasted).
+   */
+  current(): Readonly<SessionStatsSnapshot> {
+    return this.data;
+  }
+
   /** Restores counts (resume). */
   restore(snapshot: SessionStatsSnapshot): void {
     Object.assign(this.data, structuredClone(snapshot));
