@@ -1,11 +1,22 @@
 // Long sessions: a replayed session of N tool turns (a read_file with different arguments each
 // turn, usage figures that grow like a real conversation's, then an answer), run as
-// `kodo -p … -y -o stream-json --fake-responses`. Prints wall time, kodo's own time per turn at
-// the end of the session (the mean gap between the last 100 tool calls, from the stream's
-// timestamps) next to the same at the start, and peak RSS.
-// Budgets: per-turn time at N = 1,600 within 1.5× of N = 100; 1,600 turns ≤ 8 s; RSS ≤ 100 MB.
+// `kodo -p … -y -o stream-json --fake-responses`. Prints wall time, the time per turn at the
+// start and at the end of the session (the mean gap between the first and the last 100 tool
+// calls, from the stream's timestamps), kodo's own CPU time per turn over the last 100 (noted at
+// each tool call by bench/long-cpu.cjs, so a loaded machine's waits stay out of it), what is
+// inherent to a request that late (serialising the history, which every provider must send),
+// and peak RSS. Budgets: per-turn time at N = 1,600 within 1.5× of N = 100; 1,600 turns ≤ 8 s;
+// RSS ≤ 100 MB.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +25,7 @@ import { fmt, printTable } from './table';
 const SIZES = (process.env.BENCH_LONG_SIZES ?? '100,400,1600,6400').split(',').map(Number);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KODO_BIN = join(root, 'packages', 'cli', 'bin', 'kodo.cjs');
+const CPU_PRELOAD = join(root, 'bench', 'long-cpu.cjs');
 const GNU_TIME = '/usr/bin/time';
 if (!existsSync(GNU_TIME)) throw new Error('long bench needs GNU time (/usr/bin/time) for peak RSS');
 
@@ -73,6 +85,49 @@ interface Run {
   rssMb: number;
   firstMsPerTurn: number;
   lastMsPerTurn: number;
+  lastCpuMsPerTurn: number;
+  serialiseMs: number;
+  requestMb: number;
+}
+
+/** The history as the session log holds it at the end (records, upserts by id, `$set` lists). */
+function loggedHistory(sessionsDir: string): { role: string; parts: unknown[] }[] {
+  const [dir] = readdirSync(sessionsDir);
+  const [file] = readdirSync(join(sessionsDir, dir!));
+  const messages = new Map<string, { type: string; content: unknown[] }>();
+  for (const text of readFileSync(join(sessionsDir, dir!, file!), 'utf8').split('\n')) {
+    if (text === '') continue;
+    const line = JSON.parse(text) as {
+      id?: string;
+      type?: string;
+      content?: unknown[];
+      $set?: { messages?: [] };
+    };
+    if (line.$set?.messages) {
+      messages.clear();
+      for (const message of line.$set.messages as { id: string; type: string; content: unknown[] }[]) {
+        messages.set(message.id, message);
+      }
+    } else if (line.id && (line.type === 'user' || line.type === 'gemini')) {
+      messages.set(line.id, { type: line.type, content: line.content ?? [] });
+    }
+  }
+  return [...messages.values()].map((message) => ({
+    role: message.type === 'gemini' ? 'model' : 'user',
+    parts: message.content,
+  }));
+}
+
+/** Fastest of 15 JSON.stringify runs over the request's contents: the least a provider does per request. */
+function serialiseTime(contents: unknown[]): { ms: number; mb: number } {
+  let best = Number.POSITIVE_INFINITY;
+  let size = 0;
+  for (let i = 0; i < 15; i += 1) {
+    const started = performance.now();
+    size = JSON.stringify({ contents }).length;
+    best = Math.min(best, performance.now() - started);
+  }
+  return { ms: best, mb: size / 1024 / 1024 };
 }
 
 async function run(turns: number): Promise<Run> {
@@ -89,6 +144,7 @@ async function run(turns: number): Promise<Run> {
     Array.from({ length: 60 }, (_, i) => `line ${i}: some notes`).join('\n'),
   );
   const fixture = join(cwd, '..', `long-${turns}-${process.pid}.jsonl`);
+  const cpuFile = join(cwd, '..', `long-${turns}-${process.pid}.cpu.json`);
   writeFileSync(fixture, script(turns));
   const started = performance.now();
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
@@ -98,6 +154,8 @@ async function run(turns: number): Promise<Run> {
         '-f',
         '%M',
         process.execPath,
+        '--require',
+        CPU_PRELOAD,
         KODO_BIN,
         '-p',
         'go',
@@ -115,6 +173,7 @@ async function run(turns: number): Promise<Run> {
           HOME: home,
           KODO_HOME: join(home, '.kodo'),
           KODO_TRUST_WORKSPACE: 'true',
+          KODO_BENCH_CPU_FILE: cpuFile,
         },
       },
     );
@@ -132,9 +191,12 @@ async function run(turns: number): Promise<Run> {
     );
   });
   const wallMs = performance.now() - started;
+  const cpu = JSON.parse(readFileSync(cpuFile, 'utf8')) as number[];
+  const inherent = serialiseTime(loggedHistory(join(home, '.kodo', 'sessions')));
   rmSync(cwd, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
   rmSync(fixture, { force: true });
+  rmSync(cpuFile, { force: true });
   const times = stdout
     .trim()
     .split('\n')
@@ -148,24 +210,40 @@ async function run(turns: number): Promise<Run> {
     rssMb: Number(stderr.trim().split('\n').at(-1)) / 1024,
     firstMsPerTurn: gap(times.slice(0, window)),
     lastMsPerTurn: gap(times.slice(-window)),
+    lastCpuMsPerTurn: gap(cpu.slice(-window)),
+    serialiseMs: inherent.ms,
+    requestMb: inherent.mb,
   };
 }
 
 const rows: (string | number)[][] = [];
-let baseline: number | undefined;
+let baseline: Run | undefined;
 for (const turns of SIZES) {
   const result = await run(turns);
-  baseline ??= result.lastMsPerTurn;
+  baseline ??= result;
   rows.push([
     turns,
     fmt(result.wallMs / 1000, 2),
     fmt(result.firstMsPerTurn, 2),
     fmt(result.lastMsPerTurn, 2),
-    `${fmt(result.lastMsPerTurn / baseline, 2)}×`,
+    `${fmt(result.lastMsPerTurn / baseline.lastMsPerTurn, 2)}×`,
+    fmt(result.lastCpuMsPerTurn, 2),
+    `${fmt(result.lastCpuMsPerTurn / baseline.lastCpuMsPerTurn, 2)}×`,
+    `${fmt(result.serialiseMs, 2)} (${fmt(result.requestMb, 2)} MB)`,
     fmt(result.rssMb),
   ]);
 }
 printTable(
-  ['turns', 'wall (s)', 'ms/turn, first 100', 'ms/turn, last 100', 'last vs N=100', 'peak RSS (MB)'],
+  [
+    'turns',
+    'wall (s)',
+    'ms/turn, first 100',
+    'ms/turn, last 100',
+    'last vs N=100',
+    'CPU ms/turn, last 100',
+    'CPU vs N=100',
+    'inherent: serialise last request (ms)',
+    'peak RSS (MB)',
+  ],
   rows,
 );
