@@ -181,11 +181,13 @@ export class HookSystem {
       },
     );
     if (!aggregated) return { action: 'continue', request };
-    const halt = haltOf(aggregated);
-    if (halt) return halt;
-    this.showMessage('BeforeModel', aggregated);
     const synthetic = aggregated.hookSpecificOutput?.llm_response;
     const response = synthetic ? fromHookResponse(synthetic) : undefined;
+    const halt = haltOf(aggregated);
+    // A block that brings its own answer is how a hook says "answer this instead of the model"
+    // (a cache, a canned refusal): the answer is used. `continue: false` still stops.
+    if (halt && !(halt.action === 'block' && response)) return halt;
+    this.showMessage('BeforeModel', aggregated);
     if (response) return { action: 'respond', response: withStopReason(response) };
     // Each hook's partial request applies on top of the previous ones, in settings order.
     let next = request;
