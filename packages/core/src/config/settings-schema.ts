@@ -93,6 +93,13 @@ const toolsSchema = group({
   exclude: safety(strings()),
   allowed: safety(strings()),
   core: safety(strings()),
+  confirmationRequired: safety(strings()),
+  webSearch: group({
+    provider: z.enum(['brave', 'tavily', 'searxng']),
+    baseUrl: z.string(),
+    apiKeyEnv: z.string(),
+    maxResults: z.number().int().min(1).max(20),
+  }),
   sandbox: sandboxSchema,
   llmEditCorrection: z.boolean(),
   disableLLMCorrection: z.boolean(),

@@ -35,7 +35,7 @@ export interface ResolvedConfig {
   providers?: Record<string, ProviderProfileSettings>;
   memory: { fileNames: string[]; boundaryMarkers: string[] };
   /** `tools.exclude`, `tools.allowed`, `tools.core`: rules for the policy engine. */
-  toolPolicy: Pick<ToolsSettings, 'exclude' | 'allowed' | 'core'>;
+  toolPolicy: Pick<ToolsSettings, 'exclude' | 'allowed' | 'core' | 'confirmationRequired'>;
   toolContext: {
     llmEditCorrection: boolean;
     allowPrivateNetworkFetch: boolean;
@@ -83,6 +83,7 @@ export function resolveConfig(
       ...(tools.exclude ? { exclude: tools.exclude } : {}),
       ...(tools.allowed ? { allowed: tools.allowed } : {}),
       ...(tools.core ? { core: tools.core } : {}),
+      ...(tools.confirmationRequired ? { confirmationRequired: tools.confirmationRequired } : {}),
     },
     toolContext: {
       llmEditCorrection: tools.llmEditCorrection === true || tools.disableLLMCorrection === false,

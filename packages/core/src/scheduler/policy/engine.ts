@@ -77,7 +77,10 @@ export class PolicyEngine implements PolicyChecker {
   async check(call: PolicyCheckInput, context: PolicyContext): Promise<PolicyCheckResult> {
     this.lastMode = context.mode;
     const verdict = await this.decide(call, context);
-    const decision = verdict.decision === 'ask_user' && !context.interactive ? 'deny' : verdict.decision;
+    const decision =
+      verdict.decision === 'ask_user' && !context.interactive && !verdict.rule?.alwaysAsk
+        ? 'deny'
+        : verdict.decision;
     const denyMessage = decision === 'deny' ? verdict.rule?.denyMessage : undefined;
     return denyMessage ? { decision, denyMessage } : { decision };
   }
@@ -91,6 +94,7 @@ export class PolicyEngine implements PolicyChecker {
         if (rule.decision === 'deny') continue;
         return false;
       }
+      if (rule.alwaysAsk) return false;
       return effective(rule.decision, context) === 'deny';
     }
     return effective(defaultDecision(context), context) === 'deny';
@@ -147,6 +151,7 @@ export class PolicyEngine implements PolicyChecker {
   private async decide(call: PolicyCheckInput, context: PolicyContext): Promise<Verdict> {
     const rule = this.match(call, stableStringifyArgs(call.args), context);
     const decision = rule?.decision ?? defaultDecision(context);
+    if (rule?.alwaysAsk) return { decision, rule };
     if (call.name !== SHELL_TOOL || typeof call.args.command !== 'string' || decision === 'deny') {
       return { decision, ...(rule ? { rule } : {}) };
     }
