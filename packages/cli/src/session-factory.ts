@@ -35,6 +35,7 @@ import {
   Workspace,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
+import { checkEnforcedAuth } from './auth-check';
 import { ExitCode, FatalError } from './exit-codes';
 import { type CliExtensibility, loadCliExtensibility, subagentsFrom } from './extensibility-setup';
 import { type BuiltGenerator, buildGenerator, modelTimeouts } from './generator';
@@ -130,8 +131,11 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   });
   const effectiveSettings = extensibility?.settings ?? settings;
   const config = resolveConfig(args, env, effectiveSettings, { trusted });
+  const injected = setup.generator?.(config.model);
+  // An injected generator (the tools-only session of `kodo mcp serve`) calls no model to check.
+  if (!injected) checkEnforcedAuth(effectiveSettings, { model: config.model, env, providers: config.providers });
   const generator =
-    setup.generator?.(config.model) ??
+    injected ??
     (await buildGenerator({
       fakeResponses: args.fakeResponses,
       fakeResponsesStrict: args.fakeResponsesStrict,
