@@ -371,6 +371,7 @@ export function App(props: AppProps) {
               width={columns}
               maxPreviewLines={previewLines}
               onCancelRequest={interrupt}
+              permanentApproval={permanentApproval(props.settings)}
             />
           ) : null}
           {agent.busy && !pending ? (
@@ -418,4 +419,10 @@ export function App(props: AppProps) {
       </HighlighterContext.Provider>
     </ThemeContext.Provider>
   );
+}
+
+/** Gemini CLI's switch for the saved approval choice; `disableAlwaysAllow` turns it off again. */
+function permanentApproval(settings: LoadedSettings): boolean {
+  const security = settings.merged.security;
+  return security?.enablePermanentToolApproval === true && security.disableAlwaysAllow !== true;
 }

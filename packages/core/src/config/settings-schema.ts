@@ -54,6 +54,7 @@ const securitySchema = safety(
     folderTrust: group({ enabled: z.boolean(), untrustedHeadless: z.enum(['restricted', 'exit']) }),
     disableYoloMode: z.boolean(),
     disableAlwaysAllow: z.boolean(),
+    enablePermanentToolApproval: z.boolean(),
     toolSandboxing: z.boolean(),
     auth: group({ selectedType: z.string(), enforcedType: z.string(), useExternal: z.boolean() }),
   }),

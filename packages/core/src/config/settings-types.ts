@@ -84,6 +84,8 @@ export interface SecuritySettings {
   };
   disableYoloMode?: boolean;
   disableAlwaysAllow?: boolean;
+  /** Offer "allow for all future sessions" (saved to a policy file) in the approval dialog. */
+  enablePermanentToolApproval?: boolean;
   toolSandboxing?: boolean;
   auth?: { selectedType?: string; enforcedType?: string; useExternal?: boolean };
 }

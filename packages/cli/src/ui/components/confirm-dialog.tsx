@@ -19,33 +19,59 @@ interface Props {
   maxPreviewLines: number;
   /** Ctrl+C: cancel the whole request, not just this call. */
   onCancelRequest(): void;
+  /** Offer the saved "all future sessions" choice. */
+  permanentApproval?: boolean;
 }
 
 interface Choice {
   key: string;
   label: string;
+  /** What the choice covers, shown muted after the label (`make` commands, this file). */
+  scope?: string;
   action: 'once' | 'session' | 'save' | 'edit' | 'deny';
 }
 
-export function dialogChoices(details: ConfirmationDetails): Choice[] {
-  const always =
+export interface DialogOptions {
+  /**
+   * Offer "for all future sessions" (saved to the policy file): Gemini CLI's
+   * `security.enablePermanentToolApproval`, off by default there and here.
+   */
+  permanent?: boolean;
+}
+
+/**
+ * The choices in Gemini CLI's order, so that a digit picks the same answer in both programs:
+ * Allow once, Allow for this session, the saved choice (when enabled), Modify with external
+ * editor (edits only), No. kodo's extra — editing a command or another call's arguments in
+ * $EDITOR — comes after, where it moves no other number.
+ */
+export function dialogChoices(details: ConfirmationDetails, options: DialogOptions = {}): Choice[] {
+  const scope =
     details.kind === 'exec' && details.rootCommands.length > 0
       ? `\`${details.rootCommands.join(', ')}\` commands`
       : details.kind === 'edit'
         ? 'edits with this tool'
         : 'this tool';
+  const saved =
+    details.kind === 'edit'
+      ? 'Allow for this file in all future sessions'
+      : details.kind === 'exec'
+        ? 'Allow this command for all future sessions'
+        : 'Allow for all future sessions';
+  const modify: Choice = { key: 'e', label: 'Modify with external editor', action: 'edit' };
   return [
     { key: 'y', label: 'Allow once', action: 'once' },
-    { key: 'a', label: `Allow ${always} for this session`, action: 'session' },
-    { key: 's', label: `Allow ${always} always (saved)`, action: 'save' },
-    { key: 'e', label: 'Edit before running ($EDITOR)', action: 'edit' },
-    { key: 'n', label: 'Deny, and tell the model why', action: 'deny' },
+    { key: 'a', label: 'Allow for this session', scope, action: 'session' },
+    ...(options.permanent ? [{ key: 's', label: saved, scope, action: 'save' as const }] : []),
+    ...(details.kind === 'edit' ? [modify] : []),
+    { key: 'n', label: 'No, suggest changes (esc)', action: 'deny' },
+    ...(details.kind === 'edit' ? [] : [modify]),
   ];
 }
 
 /**
  * Asks whether a tool call may run, showing what it would do (a diff, the command). Keyboard
- * only: ↑/↓ and Enter, the digits 1–5, or the letters shown; Esc denies without a reason.
+ * only: ↑/↓ and Enter, the digits, or the letters shown; Esc denies without a reason.
  */
 export function ConfirmDialog({
   pending,
@@ -54,10 +80,11 @@ export function ConfirmDialog({
   width,
   maxPreviewLines,
   onCancelRequest,
+  permanentApproval = false,
 }: Props) {
   const theme = useTheme();
   const { details, call } = pending.request;
-  const choices = dialogChoices(details);
+  const choices = dialogChoices(details, { permanent: permanentApproval });
   const [selected, setSelected] = useState(0);
   const [reason, setReason] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
@@ -161,8 +188,7 @@ export function ConfirmDialog({
               {index === selected ? '❯ ' : '  '}
               {index + 1}. {choice.label}{' '}
               <Text color={theme.muted}>
-                ({choice.key}
-                {choice.action === 'deny' ? ', esc' : ''})
+                {choice.scope ? `(${choice.scope}) ` : ''}[{choice.key}]
               </Text>
             </Text>
           ))}
