@@ -276,10 +276,13 @@ export class HookSystem {
     };
   }
 
-  /** Advisory: fired before each compression check, not awaited. */
-  preCompress(trigger: CompressTrigger): void {
-    if (!this.has('PreCompress')) return;
-    void this.track(
+  /**
+   * Advisory: fired before each compression check. The promise settles when the hooks have run;
+   * callers wait for it only when a compression follows (see docs/hooks.md).
+   */
+  preCompress(trigger: CompressTrigger): Promise<void> {
+    if (!this.has('PreCompress')) return Promise.resolve();
+    return this.track(
       this.executor
         .fire('PreCompress', () => ({ trigger }), { target: trigger })
         .then(({ aggregated }) => {
