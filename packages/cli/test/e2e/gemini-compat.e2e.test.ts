@@ -124,3 +124,40 @@ describe('BeforeModel llm_response', () => {
     expect(mock.requests).toHaveLength(0);
   });
 });
+
+describe('web_fetch on a Gemini model', () => {
+  it('goes through the URL-context tool first (a generateContent call); no page is fetched by kodo', async () => {
+    const url = 'https://docs.example.com/guide';
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallsReply([{ name: 'web_fetch', args: { prompt: `Summarise ${url}` } }]) },
+        {
+          response: {
+            candidates: [
+              {
+                content: { role: 'model', parts: [{ text: 'The guide explains setup.' }] },
+                finishReason: 'STOP',
+                groundingMetadata: { groundingChunks: [{ web: { uri: url, title: 'Guide' } }] },
+              },
+            ],
+          },
+        },
+        { chunks: geminiTextReply('Summarised.') },
+      ],
+    });
+    const run = await kodo(['-p', 'summarise the guide', '-y']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Summarised.\n');
+    const primary = mock.requests[1]!;
+    expect(primary.action).toBe('generateContent');
+    const body = primary.body as Body & { tools: unknown[] };
+    expect(body.tools).toEqual([{ urlContext: {} }]);
+    expect(body.contents).toEqual([{ role: 'user', parts: [{ text: `Summarise ${url}` }] }]);
+    const response = (mock.requests[2]!.body as Body).contents.at(-1)!.parts[0]!.functionResponse as {
+      response: { output: string };
+    };
+    expect(response.response.output).toBe(
+      `<untrusted_context>\nThe guide explains setup.\n\nSources:\n[1] Guide (${url})\n</untrusted_context>`,
+    );
+  });
+});

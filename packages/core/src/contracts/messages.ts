@@ -107,6 +107,8 @@ export interface Candidate {
   safetyRatings?: unknown[];
   /** Sources of a grounded answer (Google Search / URL context). */
   groundingMetadata?: GroundingMetadata;
+  /** How each URL of a URL-context call was retrieved (`URL_RETRIEVAL_STATUS_SUCCESS`, …). */
+  urlContextMetadata?: { urlMetadata?: { retrievedUrl?: string; urlRetrievalStatus?: string }[] };
 }
 
 /** A web source of a grounded answer. */
