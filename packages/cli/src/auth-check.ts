@@ -12,18 +12,34 @@ export function currentAuthType(
   env: NodeJS.ProcessEnv,
   providers: Record<string, ProviderProfileSettings> | undefined,
 ): string | undefined {
-  let connection: { type: string; name: string } | undefined;
-  try {
-    connection = new ProviderResolver({ profiles: providers, env }).resolve(model).connection;
-  } catch {
-    // A bad spec is reported by the generator with its own exit code; here it is just unknown.
-    connection = undefined;
-  }
+  const connection = connectionOf(model, env, providers);
   if (connection && connection.type !== 'gemini') return connection.name;
   if (env.GOOGLE_GENAI_USE_GCA === 'true') return 'oauth-personal';
   if (env.GOOGLE_GENAI_USE_VERTEXAI === 'true') return 'vertex-ai';
   if (env.GEMINI_API_KEY) return 'gemini-api-key';
   return undefined;
+}
+
+function connectionOf(
+  model: string,
+  env: NodeJS.ProcessEnv,
+  providers: Record<string, ProviderProfileSettings> | undefined,
+): { type: string; name: string } | undefined {
+  try {
+    return new ProviderResolver({ profiles: providers, env }).resolve(model).connection;
+  } catch {
+    // A bad spec is reported by the generator with its own exit code; here it is just unknown.
+    return undefined;
+  }
+}
+
+/** The wire protocol of the model's provider (`gemini`, `openai`, `anthropic`); `gemini` if unknown. */
+export function providerTypeOf(
+  model: string,
+  env: NodeJS.ProcessEnv,
+  providers: Record<string, ProviderProfileSettings> | undefined,
+): string {
+  return connectionOf(model, env, providers)?.type ?? 'gemini';
 }
 
 /**

@@ -74,7 +74,8 @@ export interface GenerateRequest {
   config?: GenerationConfig;
 }
 
-export type BuiltinModelTool = 'googleSearch' | 'urlContext';
+/** Server-side tools; `webSearch` is the provider's own search (Anthropic's web search tool). */
+export type BuiltinModelTool = 'googleSearch' | 'urlContext' | 'webSearch';
 
 export type FinishReason =
   | 'STOP'
