@@ -244,6 +244,15 @@ describe('ConfirmDialog', () => {
     expect((await ask(exec, [], { permanent: true })).frame).toContain(
       '3. Allow this command for all future sessions',
     );
+    const mcp = { kind: 'info' as const, title: 'Confirm MCP tool', prompt: 'query', serverName: 'db' };
+    expect(numbered((await ask(mcp, [])).frame)).toEqual([
+      '1. Allow once',
+      '2. Allow tool for this session',
+      '3. Allow all server tools for this session',
+      '4. No, suggest changes',
+      '5. Modify with external editor',
+    ]);
+    expect(await (await ask(mcp, ['3'])).answer).toEqual({ outcome: 'proceed_always_server' });
     // The digit answers: 3 on an edit opens the editor in both programs, 3 on a command says no.
     expect(await (await ask(exec, ['3', KEYS.enter])).answer).toEqual({ outcome: 'cancel' });
     expect((await ask(edit, [])).frame).toContain('4. No, suggest changes (esc)');

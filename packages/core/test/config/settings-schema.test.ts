@@ -99,7 +99,12 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     allowed: ['run_shell_command(git)'],
     core: ['read_file'],
     confirmationRequired: ['run_shell_command'],
-    webSearch: { provider: 'searxng', baseUrl: 'http://127.0.0.1:8888', apiKeyEnv: 'SEARX_KEY', maxResults: 5 },
+    webSearch: {
+      provider: 'searxng',
+      baseUrl: 'http://127.0.0.1:8888',
+      apiKeyEnv: 'SEARX_KEY',
+      maxResults: 5,
+    },
     sandbox: {
       enabled: true,
       command: 'bwrap',

@@ -28,7 +28,7 @@ interface Choice {
   label: string;
   /** What the choice covers, shown muted after the label (`make` commands, this file). */
   scope?: string;
-  action: 'once' | 'session' | 'save' | 'edit' | 'deny';
+  action: 'once' | 'session' | 'server' | 'save' | 'edit' | 'deny';
 }
 
 export interface DialogOptions {
@@ -41,8 +41,8 @@ export interface DialogOptions {
 
 /**
  * The choices in Gemini CLI's order, so that a digit picks the same answer in both programs:
- * Allow once, Allow for this session, the saved choice (when enabled), Modify with external
- * editor (edits only), No. kodo's extra — editing a command or another call's arguments in
+ * Allow once, Allow for this session (for an MCP tool: this tool, then all its server's tools),
+ * the saved choice (when enabled), Modify with external editor (edits only), No. kodo's extra — editing a command or another call's arguments in
  * $EDITOR — comes after, where it moves no other number.
  */
 export function dialogChoices(details: ConfirmationDetails, options: DialogOptions = {}): Choice[] {
@@ -59,6 +59,24 @@ export function dialogChoices(details: ConfirmationDetails, options: DialogOptio
         ? 'Allow this command for all future sessions'
         : 'Allow for all future sessions';
   const modify: Choice = { key: 'e', label: 'Modify with external editor', action: 'edit' };
+  if (details.kind === 'info' && details.serverName) {
+    // An MCP tool, as Gemini CLI lists it: this tool, or every tool of its server.
+    return [
+      { key: 'y', label: 'Allow once', action: 'once' },
+      { key: 'a', label: 'Allow tool for this session', action: 'session' },
+      {
+        key: 'v',
+        label: 'Allow all server tools for this session',
+        scope: details.serverName,
+        action: 'server',
+      },
+      ...(options.permanent
+        ? [{ key: 's', label: 'Allow tool for all future sessions', action: 'save' as const }]
+        : []),
+      { key: 'n', label: 'No, suggest changes (esc)', action: 'deny' },
+      modify,
+    ];
+  }
   return [
     { key: 'y', label: 'Allow once', action: 'once' },
     { key: 'a', label: 'Allow for this session', scope, action: 'session' },
@@ -119,6 +137,8 @@ export function ConfirmDialog({
         return respond({ outcome: 'proceed_once' });
       case 'session':
         return respond({ outcome: 'proceed_always' });
+      case 'server':
+        return respond({ outcome: 'proceed_always_server' });
       case 'save':
         return respond({ outcome: 'proceed_always_and_save' });
       case 'edit':

@@ -17,6 +17,7 @@ import {
   escapeRegExp,
   type PolicyRule,
   ruleAppliesToTool,
+  serverOf,
   sortRules,
 } from './rule';
 import { appendSavedRule, type SavedRule } from './saved-rules';
@@ -100,9 +101,25 @@ export class PolicyEngine implements PolicyChecker {
     return effective(defaultDecision(context), context) === 'deny';
   }
 
-  allowForSession(call: PolicyCheckInput, options: { save?: boolean; mode?: ApprovalMode } = {}): void {
+  allowForSession(
+    call: PolicyCheckInput,
+    options: { save?: boolean; mode?: ApprovalMode; wholeServer?: boolean } = {},
+  ): void {
     const mode = options.mode ?? this.lastMode;
     const modes = MODE_ORDER.slice(MODE_ORDER.indexOf(mode));
+    const server = options.wholeServer ? serverOf(call) : undefined;
+    if (server !== undefined) {
+      this.addRules([
+        {
+          mcpName: server,
+          decision: 'allow',
+          priority: effectivePriority('workspace', ALWAYS_ALLOW_PRIORITY),
+          modes,
+          source: 'session',
+        },
+      ]);
+      return;
+    }
     const add = (matchers: SavedRule[]) => {
       this.addRules(
         matchers.map((matcher) => ({
