@@ -81,9 +81,10 @@ function answer(
   body: unknown,
   options: SearchApiMockOptions,
   results: SearchMockResult[],
-): void {
-  const json = (status: number, value: unknown): void => {
+): 'sent' {
+  const json = (status: number, value: unknown): 'sent' => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    return 'sent';
   };
   if (options.status) return json(options.status, { error: `mock failure ${options.status}` });
   if (url.pathname === '/res/v1/web/search' && req.method === 'GET') {
@@ -120,7 +121,7 @@ function answer(
       results: results.map((r) => ({ title: r.title, url: r.url, content: r.snippet, engine: 'mock' })),
     });
   }
-  json(404, { error: `no such endpoint: ${req.method} ${url.pathname}` });
+  return json(404, { error: `no such endpoint: ${req.method} ${url.pathname}` });
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
