@@ -62,6 +62,11 @@ export interface AppProps {
   sandbox?: SandboxView | undefined;
   /** Replaces $EDITOR (tests). */
   openEditor?: EditorLauncher;
+  /**
+   * Whether the folder is trusted: only then does the approval dialog offer "for this session"
+   * (as Gemini CLI). Default true.
+   */
+  folderTrusted?: () => boolean;
   /** Told the id of each new session (/clear starts one). */
   onSession?(sessionId: string): void;
   /** Told the session id when the person leaves. */
@@ -372,6 +377,7 @@ export function App(props: AppProps) {
               maxPreviewLines={previewLines}
               onCancelRequest={interrupt}
               permanentApproval={permanentApproval(props.settings)}
+              sessionApproval={props.folderTrusted?.() ?? true}
             />
           ) : null}
           {agent.busy && !pending ? (

@@ -106,6 +106,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),
       initialPrompt: context.initialPrompt,
+      // Read at each dialog: /permissions may change the folder's trust during the session.
+      folderTrusted: () => isFolderTrusted({ cwd, env, args, settings: settings.merged }),
     },
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );

@@ -153,7 +153,7 @@ describe('ConfirmDialog', () => {
   async function ask(
     details: Parameters<ConfirmationBridge['handler']>[0]['details'],
     keys: string[],
-    options: { permanent?: boolean } = {},
+    options: { permanent?: boolean; session?: boolean } = {},
   ) {
     const bridge = new ConfirmationBridge();
     const answer = bridge.handler({
@@ -170,6 +170,7 @@ describe('ConfirmDialog', () => {
         maxPreviewLines={5}
         onCancelRequest={() => {}}
         permanentApproval={options.permanent === true}
+        sessionApproval={options.session !== false}
       />,
     );
     unmount = instance.unmount;
@@ -253,6 +254,17 @@ describe('ConfirmDialog', () => {
       '5. Modify with external editor',
     ]);
     expect(await (await ask(mcp, ['3'])).answer).toEqual({ outcome: 'proceed_always_server' });
+    // An untrusted folder: no "for this session", as in Gemini CLI.
+    expect(numbered((await ask(edit, [], { session: false })).frame)).toEqual([
+      '1. Allow once',
+      '2. Modify with external editor',
+      '3. No, suggest changes',
+    ]);
+    expect(numbered((await ask(mcp, [], { session: false })).frame)).toEqual([
+      '1. Allow once',
+      '2. No, suggest changes',
+      '3. Modify with external editor',
+    ]);
     // The digit answers: 3 on an edit opens the editor in both programs, 3 on a command says no.
     expect(await (await ask(exec, ['3', KEYS.enter])).answer).toEqual({ outcome: 'cancel' });
     expect((await ask(edit, [])).frame).toContain('4. No, suggest changes (esc)');

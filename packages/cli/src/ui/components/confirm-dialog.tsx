@@ -21,6 +21,8 @@ interface Props {
   onCancelRequest(): void;
   /** Offer the saved "all future sessions" choice. */
   permanentApproval?: boolean;
+  /** Offer "for this session" (trusted folders). */
+  sessionApproval?: boolean;
 }
 
 interface Choice {
@@ -37,13 +39,16 @@ export interface DialogOptions {
    * `security.enablePermanentToolApproval`, off by default there and here.
    */
   permanent?: boolean;
+  /** Offer "for this session"; Gemini CLI offers it in trusted folders only. Default true. */
+  session?: boolean;
 }
 
 /**
  * The choices in Gemini CLI's order, so that a digit picks the same answer in both programs:
  * Allow once, Allow for this session (for an MCP tool: this tool, then all its server's tools),
- * the saved choice (when enabled), Modify with external editor (edits only), No. kodo's extra — editing a command or another call's arguments in
- * $EDITOR — comes after, where it moves no other number.
+ * the saved choice (when enabled), Modify with external editor (edits only), No. "For this
+ * session" is offered in trusted folders only, as there. kodo's extra — editing a command or
+ * another call's arguments in $EDITOR — comes after, where it moves no other number.
  */
 export function dialogChoices(details: ConfirmationDetails, options: DialogOptions = {}): Choice[] {
   const scope =
@@ -59,17 +64,22 @@ export function dialogChoices(details: ConfirmationDetails, options: DialogOptio
         ? 'Allow this command for all future sessions'
         : 'Allow for all future sessions';
   const modify: Choice = { key: 'e', label: 'Modify with external editor', action: 'edit' };
+  const session = options.session !== false;
   if (details.kind === 'info' && details.serverName) {
     // An MCP tool, as Gemini CLI lists it: this tool, or every tool of its server.
     return [
       { key: 'y', label: 'Allow once', action: 'once' },
-      { key: 'a', label: 'Allow tool for this session', action: 'session' },
-      {
-        key: 'v',
-        label: 'Allow all server tools for this session',
-        scope: details.serverName,
-        action: 'server',
-      },
+      ...(session
+        ? [
+            { key: 'a', label: 'Allow tool for this session', action: 'session' as const },
+            {
+              key: 'v',
+              label: 'Allow all server tools for this session',
+              scope: details.serverName,
+              action: 'server' as const,
+            },
+          ]
+        : []),
       ...(options.permanent
         ? [{ key: 's', label: 'Allow tool for all future sessions', action: 'save' as const }]
         : []),
@@ -79,7 +89,7 @@ export function dialogChoices(details: ConfirmationDetails, options: DialogOptio
   }
   return [
     { key: 'y', label: 'Allow once', action: 'once' },
-    { key: 'a', label: 'Allow for this session', scope, action: 'session' },
+    ...(session ? [{ key: 'a', label: 'Allow for this session', scope, action: 'session' as const }] : []),
     ...(options.permanent ? [{ key: 's', label: saved, scope, action: 'save' as const }] : []),
     ...(details.kind === 'edit' ? [modify] : []),
     { key: 'n', label: 'No, suggest changes (esc)', action: 'deny' },
@@ -99,10 +109,11 @@ export function ConfirmDialog({
   maxPreviewLines,
   onCancelRequest,
   permanentApproval = false,
+  sessionApproval = true,
 }: Props) {
   const theme = useTheme();
   const { details, call } = pending.request;
-  const choices = dialogChoices(details, { permanent: permanentApproval });
+  const choices = dialogChoices(details, { permanent: permanentApproval, session: sessionApproval });
   const [selected, setSelected] = useState(0);
   const [reason, setReason] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
