@@ -134,7 +134,8 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   const config = resolveConfig(args, env, effectiveSettings, { trusted });
   const injected = setup.generator?.(config.model);
   // An injected generator (the tools-only session of `kodo mcp serve`) calls no model to check.
-  if (!injected) checkEnforcedAuth(effectiveSettings, { model: config.model, env, providers: config.providers });
+  if (!injected)
+    checkEnforcedAuth(effectiveSettings, { model: config.model, env, providers: config.providers });
   const generator =
     injected ??
     (await buildGenerator({
