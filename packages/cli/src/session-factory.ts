@@ -10,6 +10,7 @@ import {
   type HookFeedback,
   type HookSettingsSource,
   HookSystem,
+  hasNativeWebSearch,
   hookConfigFromSources,
   kodoHome,
   type LoadedSession,
@@ -35,6 +36,7 @@ import {
   Workspace,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
+import { checkEnforcedAuth, providerTypeOf } from './auth-check';
 import { ExitCode, FatalError } from './exit-codes';
 import { type CliExtensibility, loadCliExtensibility, subagentsFrom } from './extensibility-setup';
 import { type BuiltGenerator, buildGenerator, modelTimeouts } from './generator';
@@ -130,8 +132,12 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   });
   const effectiveSettings = extensibility?.settings ?? settings;
   const config = resolveConfig(args, env, effectiveSettings, { trusted });
+  const injected = setup.generator?.(config.model);
+  // An injected generator (the tools-only session of `kodo mcp serve`) calls no model to check.
+  if (!injected)
+    checkEnforcedAuth(effectiveSettings, { model: config.model, env, providers: config.providers });
   const generator =
-    setup.generator?.(config.model) ??
+    injected ??
     (await buildGenerator({
       fakeResponses: args.fakeResponses,
       fakeResponsesStrict: args.fakeResponsesStrict,
@@ -158,6 +164,11 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   });
   await memory.load();
   const tools = new ToolRegistry(lazyBuiltinTools());
+  // web_search is offered where it can answer: a configured search API, or a provider that
+  // searches itself (Gemini models have google_web_search).
+  if (!config.toolContext.webSearch && !hasNativeWebSearch(providerTypeOf(model, env, config.providers))) {
+    tools.unregister('web_search');
+  }
   const skills = await skillsOption(extensibility, tools);
   const roots = workspaceRoots(cwd, args, settings, env);
   const policy = await loadPolicyEngine({

@@ -240,6 +240,7 @@ export type {
   ToolResult,
   ToolSpec,
 } from './tools/tool';
+export { hasNativeWebSearch } from './tools/web/search-api';
 export { isInside, Workspace } from './tools/workspace';
 export { monotonicMs } from './utils/clock';
 export { isSecretEnvName, sanitizeEnv } from './utils/env';

@@ -187,3 +187,39 @@ export function anthropicToolUseReply(
 export function anthropicErrorEvent(type = 'overloaded_error', message = 'Overloaded'): WireObject {
   return { type: 'error', error: { type, message } };
 }
+
+/**
+ * An answer that used Anthropic's server-side web search: a `server_tool_use` block, its
+ * `web_search_tool_result` with the results, then the text written from them.
+ */
+export function anthropicWebSearchReply(
+  search: { query: string; results: { title: string; url: string }[]; text: string },
+  options: AnthropicReplyOptions = {},
+): WireObject[] {
+  const id = 'srvtoolu_mock_0';
+  return envelope(
+    options,
+    [
+      {
+        start: { type: 'server_tool_use', id, name: 'web_search', input: {} },
+        deltas: [{ type: 'input_json_delta', partial_json: JSON.stringify({ query: search.query }) }],
+      },
+      {
+        start: {
+          type: 'web_search_tool_result',
+          tool_use_id: id,
+          content: search.results.map((result) => ({
+            type: 'web_search_result',
+            url: result.url,
+            title: result.title,
+            encrypted_content: 'opaque',
+            page_age: null,
+          })),
+        },
+        deltas: [],
+      },
+      { start: { type: 'text', text: '' }, deltas: [{ type: 'text_delta', text: search.text }] },
+    ],
+    'end_turn',
+  );
+}

@@ -7,6 +7,7 @@ export * from './mcp';
 export * from './openai-mock';
 export * from './run-kodo';
 export * from './scripted-server';
+export * from './search-api-mock';
 export * from './sse-mock-server';
 export * from './tmux';
 export * from './workspace';

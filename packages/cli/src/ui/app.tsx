@@ -62,6 +62,11 @@ export interface AppProps {
   sandbox?: SandboxView | undefined;
   /** Replaces $EDITOR (tests). */
   openEditor?: EditorLauncher;
+  /**
+   * Whether the folder is trusted: only then does the approval dialog offer "for this session"
+   * (as Gemini CLI). Default true.
+   */
+  folderTrusted?: () => boolean;
   /** Told the id of each new session (/clear starts one). */
   onSession?(sessionId: string): void;
   /** Told the session id when the person leaves. */
@@ -371,6 +376,8 @@ export function App(props: AppProps) {
               width={columns}
               maxPreviewLines={previewLines}
               onCancelRequest={interrupt}
+              permanentApproval={permanentApproval(props.settings)}
+              sessionApproval={props.folderTrusted?.() ?? true}
             />
           ) : null}
           {agent.busy && !pending ? (
@@ -418,4 +425,10 @@ export function App(props: AppProps) {
       </HighlighterContext.Provider>
     </ThemeContext.Provider>
   );
+}
+
+/** Gemini CLI's switch for the saved approval choice; `disableAlwaysAllow` turns it off again. */
+function permanentApproval(settings: LoadedSettings): boolean {
+  const security = settings.merged.security;
+  return security?.enablePermanentToolApproval === true && security.disableAlwaysAllow !== true;
 }

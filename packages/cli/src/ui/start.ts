@@ -84,9 +84,14 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       ...(created.sandbox ? { sandbox: created.sandbox } : {}),
       ...(created.resumed ? { resumedMessages: created.resumed.messages } : {}),
       createSession: async () => {
+        // `/clear` ends this session and starts another, as Gemini CLI does: SessionEnd
+        // (`clear`) for the old one, then SessionStart (`clear`) for the new one.
+        await sessions.at(-1)?.session.end('clear');
         const next = await build(newSessionId());
         generators.push(next.generator);
         sessions.push(next);
+        const { context: fresh } = await next.session.start('clear');
+        if (fresh) next.session.addContext([{ text: fresh }]);
         return next.session;
       },
       bridge,
@@ -101,12 +106,15 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),
       initialPrompt: context.initialPrompt,
+      // Read at each dialog: /permissions may change the folder's trust during the session.
+      folderTrusted: () => isFolderTrusted({ cwd, env, args, settings: settings.merged }),
     },
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
   await Promise.all(generators.map((generator) => generator.flush()));
   for (const ended of sessions) {
-    await ended.session.end('exit');
+    // The sessions `/clear` replaced had their SessionEnd already.
+    if (ended === sessions.at(-1)) await ended.session.end('exit');
     await ended.session.dispose();
     await ended.mcp?.dispose();
   }

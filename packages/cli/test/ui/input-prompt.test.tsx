@@ -150,7 +150,11 @@ describe('InputPrompt', () => {
 });
 
 describe('ConfirmDialog', () => {
-  async function ask(details: Parameters<ConfirmationBridge['handler']>[0]['details'], keys: string[]) {
+  async function ask(
+    details: Parameters<ConfirmationBridge['handler']>[0]['details'],
+    keys: string[],
+    options: { permanent?: boolean; session?: boolean } = {},
+  ) {
     const bridge = new ConfirmationBridge();
     const answer = bridge.handler({
       call: { callId: 'c1', name: 'run_shell_command', args: { command: 'make' }, promptId: 'p' },
@@ -165,6 +169,8 @@ describe('ConfirmDialog', () => {
         width={80}
         maxPreviewLines={5}
         onCancelRequest={() => {}}
+        permanentApproval={options.permanent === true}
+        sessionApproval={options.session !== false}
       />,
     );
     unmount = instance.unmount;
@@ -184,18 +190,84 @@ describe('ConfirmDialog', () => {
   it('maps every choice to its outcome', async () => {
     expect(await (await ask(exec, ['1'])).answer).toEqual({ outcome: 'proceed_once' });
     expect(await (await ask(exec, ['a'])).answer).toEqual({ outcome: 'proceed_always' });
-    expect(await (await ask(exec, [KEYS.down, KEYS.down, KEYS.enter])).answer).toEqual({
+    expect(await (await ask(exec, [KEYS.down, KEYS.down, KEYS.enter], { permanent: true })).answer).toEqual({
       outcome: 'proceed_always_and_save',
     });
     expect(await (await ask(exec, [KEYS.escape])).answer).toEqual({ outcome: 'cancel' });
   });
 
-  it('names the command for "allow always" and shows it', async () => {
+  it('names the command for "allow for this session" and shows it', async () => {
     const { frame, answer } = await ask(exec, []);
     expect(frame).toContain('$ make');
-    expect(frame).toContain('Allow `make` commands for this session');
-    expect(frame).toContain('Allow `make` commands always (saved)');
+    expect(frame).toContain('2. Allow for this session (`make` commands)');
+    expect(frame).not.toContain('future sessions');
     void answer;
+  });
+
+  // A digit picks the same answer as in Gemini CLI, for each kind of call.
+  const numbered = (frame: string) =>
+    [...frame.matchAll(/(\d)\. ([A-Z][^([\n]*?)\s*(?:\(|\[)/g)].map((match) => `${match[1]}. ${match[2]}`);
+  const edit = {
+    kind: 'edit' as const,
+    title: 'Confirm Edit',
+    filePath: 'a.txt',
+    diff: '--- a\n+++ b\n',
+    newContent: 'b',
+  };
+  const info = { kind: 'info' as const, title: 'Confirm Web Fetch', prompt: 'https://example.com' };
+  it('numbers the choices in Gemini CLI’s order for edits, commands and other calls', async () => {
+    expect(numbered((await ask(edit, [])).frame)).toEqual([
+      '1. Allow once',
+      '2. Allow for this session',
+      '3. Modify with external editor',
+      '4. No, suggest changes',
+    ]);
+    expect(numbered((await ask(exec, [])).frame)).toEqual([
+      '1. Allow once',
+      '2. Allow for this session',
+      '3. No, suggest changes',
+      '4. Modify with external editor',
+    ]);
+    expect(numbered((await ask(info, [], { permanent: true })).frame)).toEqual([
+      '1. Allow once',
+      '2. Allow for this session',
+      '3. Allow for all future sessions',
+      '4. No, suggest changes',
+      '5. Modify with external editor',
+    ]);
+    expect(numbered((await ask(edit, [], { permanent: true })).frame)).toEqual([
+      '1. Allow once',
+      '2. Allow for this session',
+      '3. Allow for this file in all future sessions',
+      '4. Modify with external editor',
+      '5. No, suggest changes',
+    ]);
+    expect((await ask(exec, [], { permanent: true })).frame).toContain(
+      '3. Allow this command for all future sessions',
+    );
+    const mcp = { kind: 'info' as const, title: 'Confirm MCP tool', prompt: 'query', serverName: 'db' };
+    expect(numbered((await ask(mcp, [])).frame)).toEqual([
+      '1. Allow once',
+      '2. Allow tool for this session',
+      '3. Allow all server tools for this session',
+      '4. No, suggest changes',
+      '5. Modify with external editor',
+    ]);
+    expect(await (await ask(mcp, ['3'])).answer).toEqual({ outcome: 'proceed_always_server' });
+    // An untrusted folder: no "for this session", as in Gemini CLI.
+    expect(numbered((await ask(edit, [], { session: false })).frame)).toEqual([
+      '1. Allow once',
+      '2. Modify with external editor',
+      '3. No, suggest changes',
+    ]);
+    expect(numbered((await ask(mcp, [], { session: false })).frame)).toEqual([
+      '1. Allow once',
+      '2. No, suggest changes',
+      '3. Modify with external editor',
+    ]);
+    // The digit answers: 3 on an edit opens the editor in both programs, 3 on a command says no.
+    expect(await (await ask(exec, ['3', KEYS.enter])).answer).toEqual({ outcome: 'cancel' });
+    expect((await ask(edit, [])).frame).toContain('4. No, suggest changes (esc)');
   });
 
   it('answers cancel by itself when the request is aborted', async () => {

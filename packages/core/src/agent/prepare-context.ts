@@ -11,8 +11,11 @@ export interface ContextManagement {
   masking: MaskingOptions;
   contextWindow: (model: string) => number;
   sessionId: string;
-  /** Before each compression check with a non-empty history (the PreCompress hook). */
-  beforeCompressionCheck?: () => void;
+  /**
+   * Before each compression check with a non-empty history (the PreCompress hook, trigger
+   * `auto`); awaited, so a compression that follows starts once it is done.
+   */
+  beforeCompressionCheck?: (check: { compressing: boolean }) => Promise<void>;
 }
 
 /** The request does not fit what is left of the context window; it must not be sent. */
@@ -30,8 +33,11 @@ export async function* prepareContext(
   context: ContextManagement,
   request: { parts: Part[]; signal: AbortSignal; promptId: string },
 ): AsyncGenerator<AgentEvent, ContextOverflow | undefined> {
-  if (context.beforeCompressionCheck && chat.getCuratedHistory().length > 0) context.beforeCompressionCheck();
-  if (context.compressor.needsCompression(chat)) {
+  const compressing = context.compressor.needsCompression(chat);
+  if (context.beforeCompressionCheck && chat.getCuratedHistory().length > 0) {
+    await context.beforeCompressionCheck({ compressing });
+  }
+  if (compressing) {
     const result = await context.compressor.compress(chat, {
       trigger: 'auto',
       signal: request.signal,

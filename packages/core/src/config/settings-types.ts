@@ -84,6 +84,8 @@ export interface SecuritySettings {
   };
   disableYoloMode?: boolean;
   disableAlwaysAllow?: boolean;
+  /** Offer "allow for all future sessions" (saved to a policy file) in the approval dialog. */
+  enablePermanentToolApproval?: boolean;
   toolSandboxing?: boolean;
   auth?: { selectedType?: string; enforcedType?: string; useExternal?: boolean };
 }
@@ -123,6 +125,16 @@ export interface ContextSettings {
   };
 }
 
+export interface WebSearchSettings {
+  provider?: 'brave' | 'tavily' | 'searxng';
+  /** The API's address: a SearXNG instance, or another endpoint for Brave or Tavily (a proxy). */
+  baseUrl?: string;
+  /** The variable holding the API key (default BRAVE_API_KEY, TAVILY_API_KEY). */
+  apiKeyEnv?: string;
+  /** Results per search (1–20, default 5). */
+  maxResults?: number;
+}
+
 export interface ToolsSettings {
   truncateToolOutputThreshold?: number;
   /** false: grep_search uses git grep or its own scan instead of ripgrep. */
@@ -133,6 +145,10 @@ export interface ToolsSettings {
   allowed?: string[];
   /** The only tools available; every other tool is refused (outside plan mode). */
   core?: string[];
+  /** Tools that always ask first, in every approval mode (headless: each call fails). */
+  confirmationRequired?: string[];
+  /** The search API behind `web_search` (see docs/web-search.md). */
+  webSearch?: WebSearchSettings;
   /** Sandbox for shell commands: on/off, `bwrap`/`sandbox-exec`, or the object form. */
   sandbox?: boolean | string | SandboxSettings;
   /** Ask the model once to repair a `replace` that matched nothing (default off). */

@@ -74,7 +74,8 @@ export interface GenerateRequest {
   config?: GenerationConfig;
 }
 
-export type BuiltinModelTool = 'googleSearch' | 'urlContext';
+/** Server-side tools; `webSearch` is the provider's own search (Anthropic's web search tool). */
+export type BuiltinModelTool = 'googleSearch' | 'urlContext' | 'webSearch';
 
 export type FinishReason =
   | 'STOP'
@@ -107,6 +108,8 @@ export interface Candidate {
   safetyRatings?: unknown[];
   /** Sources of a grounded answer (Google Search / URL context). */
   groundingMetadata?: GroundingMetadata;
+  /** How each URL of a URL-context call was retrieved (`URL_RETRIEVAL_STATUS_SUCCESS`, …). */
+  urlContextMetadata?: { urlMetadata?: { retrievedUrl?: string; urlRetrievalStatus?: string }[] };
 }
 
 /** A web source of a grounded answer. */

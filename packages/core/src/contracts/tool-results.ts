@@ -86,4 +86,5 @@ export type ConfirmationDetails =
       oldContent?: string | null;
     }
   | { kind: 'exec'; title: string; command: string; rootCommands: string[] }
-  | { kind: 'info'; title: string; prompt: string };
+  /** `serverName`: the call is an MCP tool of that server (the dialog offers the whole server). */
+  | { kind: 'info'; title: string; prompt: string; serverName?: string };

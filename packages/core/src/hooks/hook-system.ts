@@ -181,11 +181,13 @@ export class HookSystem {
       },
     );
     if (!aggregated) return { action: 'continue', request };
-    const halt = haltOf(aggregated);
-    if (halt) return halt;
-    this.showMessage('BeforeModel', aggregated);
     const synthetic = aggregated.hookSpecificOutput?.llm_response;
     const response = synthetic ? fromHookResponse(synthetic) : undefined;
+    const halt = haltOf(aggregated);
+    // A block that brings its own answer is how a hook says "answer this instead of the model"
+    // (a cache, a canned refusal): the answer is used. `continue: false` still stops.
+    if (halt && !(halt.action === 'block' && response)) return halt;
+    this.showMessage('BeforeModel', aggregated);
     if (response) return { action: 'respond', response: withStopReason(response) };
     // Each hook's partial request applies on top of the previous ones, in settings order.
     let next = request;
@@ -274,10 +276,13 @@ export class HookSystem {
     };
   }
 
-  /** Advisory: fired before each compression check, not awaited. */
-  preCompress(trigger: CompressTrigger): void {
-    if (!this.has('PreCompress')) return;
-    void this.track(
+  /**
+   * Advisory: fired before each compression check. The promise settles when the hooks have run;
+   * callers wait for it only when a compression follows (see docs/hooks.md).
+   */
+  preCompress(trigger: CompressTrigger): Promise<void> {
+    if (!this.has('PreCompress')) return Promise.resolve();
+    return this.track(
       this.executor
         .fire('PreCompress', () => ({ trigger }), { target: trigger })
         .then(({ aggregated }) => {

@@ -69,24 +69,28 @@ export function createResourceTools(source: McpResourceSource): Tool[] {
     kind: 'read',
     description: 'Reads one resource of an MCP server by its URI (see list_mcp_resources).',
     parameters: z.object({
-      server_name: z.string().describe('The MCP server that offers the resource.'),
+      server_name: z
+        .string()
+        .optional()
+        .describe('The MCP server that offers the resource (default: the server that lists this URI).'),
       uri: z.string().min(1).describe('The resource URI, as listed by list_mcp_resources.'),
     }),
-    describe: (params) => `${params.server_name}:${params.uri}`,
+    describe: (params) => (params.server_name ? `${params.server_name}:${params.uri}` : params.uri),
     async execute(params, _ctx, options): Promise<ToolResult> {
-      if (!source.resourceServers().some((server) => server.name === params.server_name)) {
-        const message = unknownServer(params.server_name, source);
+      const found = resolveServer(params, source);
+      if ('error' in found) {
         return {
-          llmContent: message,
-          returnDisplay: message,
-          error: { type: 'invalid_tool_params', message },
+          llmContent: found.error,
+          returnDisplay: found.error,
+          error: { type: 'invalid_tool_params', message: found.error },
         };
       }
+      const server = found.server;
       try {
-        const contents = await source.readResource(params.server_name, params.uri, options.signal);
+        const contents = await source.readResource(server, params.uri, options.signal);
         return resourceResult(contents);
       } catch (error) {
-        const message = `Could not read ${params.uri} from MCP server '${params.server_name}': ${(error as Error).message}`;
+        const message = `Could not read ${params.uri} from MCP server '${server}': ${(error as Error).message}`;
         return {
           llmContent: message,
           returnDisplay: message,
@@ -96,6 +100,35 @@ export function createResourceTools(source: McpResourceSource): Tool[] {
     },
   });
   return [list, read];
+}
+
+/**
+ * The server to read from: the one named, else the one whose resource list has this URI, else
+ * the only server offering resources (a URI from a template is not in any list).
+ */
+function resolveServer(
+  params: { server_name?: string | undefined; uri: string },
+  source: McpResourceSource,
+): { server: string } | { error: string } {
+  const servers = source.resourceServers();
+  if (params.server_name !== undefined) {
+    return servers.some((server) => server.name === params.server_name)
+      ? { server: params.server_name }
+      : { error: unknownServer(params.server_name, source) };
+  }
+  const listing = servers.filter((server) =>
+    server.resources.some((resource) => resource.uri === params.uri),
+  );
+  if (listing.length === 1) return { server: listing[0]!.name };
+  if (listing.length === 0 && servers.length === 1) return { server: servers[0]!.name };
+  const names = (listing.length > 1 ? listing : servers).map((server) => `'${server.name}'`).join(', ');
+  if (servers.length === 0) return { error: 'No connected MCP server offers resources.' };
+  return {
+    error:
+      listing.length > 1
+        ? `Several MCP servers list ${params.uri} (${names}): give server_name.`
+        : `No connected MCP server lists ${params.uri}. Give server_name (servers with resources: ${names}), or see list_mcp_resources.`,
+  };
 }
 
 function unknownServer(name: string, source: McpResourceSource): string {

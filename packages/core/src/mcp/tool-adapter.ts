@@ -113,6 +113,7 @@ function invocationOf(
         kind: 'info',
         title: `Confirm MCP tool: ${toolName} (${options.serverName})`,
         prompt: `Allow the MCP server '${options.serverName}' to run '${toolName}' with ${shorten(argsText, 2_000)}?`,
+        serverName: options.serverName,
       };
     },
     async execute(execute: ExecuteOptions): Promise<ToolResult> {

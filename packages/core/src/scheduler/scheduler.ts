@@ -39,6 +39,8 @@ export type ConfirmationOutcome =
   | 'proceed_always'
   /** Run it, and allow calls like it from now on (saved to the user's policy file). */
   | 'proceed_always_and_save'
+  /** An MCP tool: run it, and allow every tool of its server for the rest of the session. */
+  | 'proceed_always_server'
   /** Run it with the arguments the person edited (`modifiedArgs`). */
   | 'modify_with_editor'
   /** Don't run it (`reason`, if given, is passed to the model). */
@@ -335,8 +337,10 @@ export class Scheduler {
       }
       case 'proceed_always':
       case 'proceed_always_and_save':
+      case 'proceed_always_server':
         this.options.policy.allowForSession(policyInput, {
           save: response.outcome === 'proceed_always_and_save',
+          wholeServer: response.outcome === 'proceed_always_server',
           mode,
         });
         state.decision = 'auto_accept';

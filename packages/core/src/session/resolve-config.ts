@@ -6,6 +6,7 @@ import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions } from '../safety/loo
 import type { ApprovalMode } from '../scheduler/policy/policy';
 import type { FileFiltering } from '../tools/file-filtering';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
+import { resolveWebSearchBackend, type WebSearchBackend } from '../tools/web/search-api';
 
 /**
  * Flags, environment and checked settings → the narrow options each part of a session takes.
@@ -35,12 +36,13 @@ export interface ResolvedConfig {
   providers?: Record<string, ProviderProfileSettings>;
   memory: { fileNames: string[]; boundaryMarkers: string[] };
   /** `tools.exclude`, `tools.allowed`, `tools.core`: rules for the policy engine. */
-  toolPolicy: Pick<ToolsSettings, 'exclude' | 'allowed' | 'core'>;
+  toolPolicy: Pick<ToolsSettings, 'exclude' | 'allowed' | 'core' | 'confirmationRequired'>;
   toolContext: {
     llmEditCorrection: boolean;
     allowPrivateNetworkFetch: boolean;
     fileFiltering: Partial<FileFiltering>;
     useRipgrep?: false;
+    webSearch?: WebSearchBackend | { error: string };
   };
   /** Options of the Session itself (spread into SessionOptions). */
   session: {
@@ -83,12 +85,14 @@ export function resolveConfig(
       ...(tools.exclude ? { exclude: tools.exclude } : {}),
       ...(tools.allowed ? { allowed: tools.allowed } : {}),
       ...(tools.core ? { core: tools.core } : {}),
+      ...(tools.confirmationRequired ? { confirmationRequired: tools.confirmationRequired } : {}),
     },
     toolContext: {
       llmEditCorrection: tools.llmEditCorrection === true || tools.disableLLMCorrection === false,
       allowPrivateNetworkFetch: settings.webFetch?.allowPrivateAddresses === true,
       fileFiltering: fileFiltering(settings),
       ...(tools.useRipgrep === false ? { useRipgrep: false as const } : {}),
+      ...webSearchOption(tools.webSearch, env),
     },
     session: {
       approvalMode: context.trusted ? approvalMode(args, settings) : 'default',
@@ -194,4 +198,13 @@ function telemetryConfig(env: NodeJS.ProcessEnv, settings: Settings): ResolvedCo
     ...(outfile ? { outfile } : {}),
     ...(otlpEndpoint ? { otlpEndpoint } : {}),
   };
+}
+
+/** `tools.webSearch` with its key from the environment (absent when not configured). */
+function webSearchOption(
+  settings: ToolsSettings['webSearch'],
+  env: NodeJS.ProcessEnv,
+): { webSearch?: WebSearchBackend | { error: string } } {
+  const backend = resolveWebSearchBackend(settings, env);
+  return backend ? { webSearch: backend } : {};
 }

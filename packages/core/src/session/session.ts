@@ -228,7 +228,7 @@ export class Session {
         masking: { ...DEFAULT_MASKING, spillDir: options.outputLimit?.spillDir },
         contextWindow: contextWindowOrDefault,
         sessionId: this.id,
-        ...(this.hooks ? { beforeCompressionCheck: () => this.hooks?.preCompress('auto') } : {}),
+        ...(this.hooks ? { beforeCompressionCheck: (check) => this.preCompressAuto(check) } : {}),
       },
       loops: new LoopDetector(options.loopDetection ?? DEFAULT_LOOP_DETECTION),
       ids: new CallIdGenerator(),
@@ -312,10 +312,20 @@ export class Session {
     });
   }
 
+  /**
+   * PreCompress (`auto`) fires before every request with history, as in Gemini CLI; the request
+   * waits for it only when a compression follows (docs/hooks.md says why).
+   */
+  private async preCompressAuto(check: { compressing: boolean }): Promise<void> {
+    const fired = this.hooks?.preCompress('auto');
+    if (check.compressing) await fired;
+  }
+
   /** `/compress`: summarise the history now, whatever its size. */
   async compress(signal: AbortSignal, options: { instructions?: string } = {}): Promise<CompressionResult> {
     this.promptCount += 1;
-    this.hooks?.preCompress('manual');
+    // As Gemini CLI: an empty history is nothing to compress, and no PreCompress fires.
+    if (this.chat.getCuratedHistory().length > 0) await this.hooks?.preCompress('manual');
     const result = await this.compressor.compress(this.chat, {
       trigger: 'manual',
       signal,

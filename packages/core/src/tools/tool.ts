@@ -28,6 +28,7 @@ import type { FileFiltering } from './file-filtering';
 import type { ShellServices } from './shell/background-jobs';
 import type { ExternalTerminals } from './shell/terminal';
 import type { TextFileAccess } from './text-files';
+import type { WebSearchBackend } from './web/search-api';
 import type { Workspace } from './workspace';
 
 export interface ExecuteOptions {
@@ -107,6 +108,8 @@ export interface ToolContext {
   textFiles?: TextFileAccess;
   /** A terminal outside kodo for foreground shell commands (an editor's); absent = local processes. */
   terminals?: ExternalTerminals;
+  /** The search API of `web_search` (`tools.webSearch`), or why it cannot be used. */
+  webSearch?: WebSearchBackend | { error: string };
 }
 
 /** One question of `ask_user`. */

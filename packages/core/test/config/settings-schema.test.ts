@@ -66,6 +66,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     folderTrust: { enabled: true, untrustedHeadless: 'restricted' },
     disableYoloMode: true,
     disableAlwaysAllow: false,
+    enablePermanentToolApproval: false,
     toolSandboxing: false,
     auth: { selectedType: 'gemini-api-key', enforcedType: 'gemini-api-key', useExternal: false },
   },
@@ -97,6 +98,13 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     exclude: ['web_fetch'],
     allowed: ['run_shell_command(git)'],
     core: ['read_file'],
+    confirmationRequired: ['run_shell_command'],
+    webSearch: {
+      provider: 'searxng',
+      baseUrl: 'http://127.0.0.1:8888',
+      apiKeyEnv: 'SEARX_KEY',
+      maxResults: 5,
+    },
     sandbox: {
       enabled: true,
       command: 'bwrap',

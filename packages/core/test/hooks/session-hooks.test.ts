@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContentGenerator } from '../../src/contracts/content-generator';
 import type { GenerateRequest, GenerateResponse } from '../../src/contracts/messages';
@@ -264,5 +266,72 @@ describe('model hooks in the session', () => {
     await hooks.settle();
     // The first request had no history yet; the second did.
     expect(readInputs(dir, 'pc.jsonl').map((input) => input.trigger)).toEqual(['auto']);
+  });
+
+  it('PreCompress auto fires before every request with history, tool round-trips included', async () => {
+    const { session, dir, hooks } = setup({ PreCompress: hook(logInput('pc.jsonl')) }, [
+      [calls({ name: 'echo', args: { value: 'x' } })],
+      [text('one')],
+      [text('two')],
+    ]);
+    await run(session);
+    await run(session);
+    await hooks.settle();
+    // Request 1: empty history (no hook). Request 2 (the tool's answer) and request 3: with history.
+    expect(readInputs(dir, 'pc.jsonl').map((input) => input.trigger)).toEqual(['auto', 'auto']);
+  });
+
+  it('a compression waits for PreCompress; a request without one does not; /compress of nothing fires none', async () => {
+    const { ctx, root, cleanup } = tempContext();
+    cleanups.push(cleanup);
+    // The hook waits for `release`, then writes its input. A request that waited for it would
+    // hang until released; a compression must find the input already written.
+    const slow = hook(`while [ ! -f release ]; do sleep 0.02; done; ${logInput('pc.jsonl')}`);
+    const test = makeHooks({ PreCompress: slow }, { dir: root });
+    const big = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+    const unary = (value: string) => ({ method: 'generateContent' as const, response: text(value) });
+    const snapshot = '<state_snapshot><overall_goal>g</overall_goal></state_snapshot>';
+    const seen: number[] = [];
+    const generator = new FakeContentGenerator(
+      [
+        stream({ ...text(`first ${big}`), usageMetadata: { promptTokenCount: 100 } }),
+        stream({ ...text(`second ${big}`), usageMetadata: { promptTokenCount: 800_000 } }),
+        unary(snapshot),
+        unary(snapshot),
+        stream(text('third')),
+      ],
+      { strict: true },
+    );
+    const watching: ContentGenerator = {
+      provider: 'fake',
+      generateContent: (request, signal) => {
+        seen.push(readInputs(root, 'pc.jsonl').length);
+        return generator.generateContent(request, signal);
+      },
+      countTokens: (request, signal) => generator.countTokens(request, signal),
+      generateContentStream: (request, signal) => generator.generateContentStream(request, signal),
+    };
+    const session = new Session({
+      generator: watching,
+      model: 'gemini-2.5-pro',
+      tools: new ToolRegistry([]),
+      toolContext: ctx,
+      includeEnvironmentContext: false,
+      hooks: test.hooks,
+    });
+    const empty = await session.compress(new AbortController().signal);
+    expect(empty.status).toBe('noop');
+    await run(session, `one ${big}`);
+    // No compression due: the request goes out while the hook is still waiting.
+    await run(session, `two ${big}`);
+    expect(readInputs(root, 'pc.jsonl')).toEqual([]);
+    writeFileSync(join(root, 'release'), '');
+    await test.hooks.settle();
+    const { events } = await run(session, `three ${big}`);
+    expect(ofType(events, 'chat_compressed')[0]?.status).toBe('compressed');
+    // The summary call came after the hook of this check had written its input (2nd: this one).
+    expect(seen[0]).toBe(2);
+    await test.hooks.settle();
+    expect(readInputs(root, 'pc.jsonl').map((input) => input.trigger)).toEqual(['auto', 'auto']);
   });
 });

@@ -152,6 +152,9 @@ describe('McpManager with the tiny server over stdio', () => {
     expect(list.llmContent).toContain('tiny://notes/hello (hello, text/plain) — A greeting.');
     const read = await run(registry, 'read_mcp_resource', { server_name: 'tiny', uri: 'tiny://notes/hello' });
     expect(read.llmContent).toBe('<untrusted_context>\nHello from a resource.\n</untrusted_context>');
+    // Without server_name, the server is the one that lists the URI.
+    const byUri = await run(registry, 'read_mcp_resource', { uri: 'tiny://notes/hello' });
+    expect(byUri.llmContent).toBe(read.llmContent);
     const unknown = await run(registry, 'read_mcp_resource', { server_name: 'nope', uri: 'x' });
     expect(unknown.error?.message).toContain("No connected MCP server 'nope' offers resources.");
     const [greet] = manager.promptCommands();

@@ -27,6 +27,24 @@ describe('"allow always" for the session', () => {
     expect(sessionRule).toMatchObject({ priority: 3.95, modes: ['default', 'auto_edit', 'yolo'] });
   });
 
+  it('"all server tools": every tool of that MCP server, no other server', async () => {
+    const engine = new PolicyEngine();
+    const mcp = (name: string, serverName: string) => ({
+      name,
+      kind: 'other' as const,
+      args: {},
+      serverName,
+    });
+    engine.allowForSession(mcp('mcp_my_db_query', 'my_db'), { mode: 'default', wholeServer: true });
+    expect((await engine.check(mcp('mcp_my_db_drop', 'my_db'), ctx())).decision).toBe('allow');
+    expect((await engine.check(mcp('mcp_web_get', 'web'), ctx())).decision).toBe('ask_user');
+    // Without wholeServer, only the tool itself.
+    const single = new PolicyEngine();
+    single.allowForSession(mcp('mcp_my_db_query', 'my_db'), { mode: 'default' });
+    expect((await single.check(mcp('mcp_my_db_query', 'my_db'), ctx())).decision).toBe('allow');
+    expect((await single.check(mcp('mcp_my_db_drop', 'my_db'), ctx())).decision).toBe('ask_user');
+  });
+
   it('allows a file tool for that file only', async () => {
     const engine = new PolicyEngine();
     await engine.check(call('replace', { file_path: 'src/a.ts' }), ctx('auto_edit'));

@@ -238,4 +238,25 @@ describe('policy sources', () => {
     expect((await core.check(call('glob'), ctx())).decision).toBe('deny');
     expect((await core.check(call('glob'), ctx('plan'))).decision).toBe('allow');
   });
+
+  it('tools.confirmationRequired asks even in yolo and over tools.allowed; headless the tool stays offered', async () => {
+    const engine = await loadPolicyEngine({
+      cwd,
+      env,
+      toolSettings: { confirmationRequired: ['read_file', 'run_shell_command'], allowed: ['read_file'] },
+    });
+    for (const mode of ['default', 'auto_edit', 'yolo'] as const) {
+      expect((await engine.check(call('read_file', { file_path: 'a' }), ctx(mode, true))).decision).toBe(
+        'ask_user',
+      );
+      expect((await engine.check(shell('ls && echo hi'), ctx(mode, true))).decision).toBe('ask_user');
+      // Headless: still an ask (the scheduler fails the call), not a denial that hides the tool.
+      expect((await engine.check(call('read_file', { file_path: 'a' }), ctx(mode, false))).decision).toBe(
+        'ask_user',
+      );
+      expect(engine.isToolHidden({ name: 'read_file', kind: 'read' }, ctx(mode, false))).toBe(false);
+    }
+    // Other tools keep their usual decisions.
+    expect((await engine.check(call('glob'), ctx('default', false))).decision).toBe('allow');
+  });
 });

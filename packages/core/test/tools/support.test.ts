@@ -25,6 +25,7 @@ describe('builtinTools', () => {
       ['read_background_output', 'read'],
       ['web_fetch', 'fetch'],
       ['google_web_search', 'search'],
+      ['web_search', 'search'],
       ['save_memory', 'edit'],
       ['write_todos', 'other'],
       ['invoke_agent', 'agent'],

@@ -41,11 +41,13 @@ const answer = (value: string): GenerateResponse => ({
 /** A model client that records requests and answers with `reply(request)`. */
 function fakeModel(
   reply: (request: Omit<GenerateRequest, 'model'>) => GenerateResponse | Promise<GenerateResponse>,
+  // Not Gemini by default: these tests are about fetching directly (see web-fetch-url-context).
+  provider = 'openai',
 ) {
   const requests: Omit<GenerateRequest, 'model'>[] = [];
   const model: ToolModelClient = {
-    provider: 'gemini',
-    model: 'gemini-test',
+    provider,
+    model: 'test-model',
     async generateContent(request) {
       requests.push(request);
       return reply(request);

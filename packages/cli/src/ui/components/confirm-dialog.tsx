@@ -19,33 +19,87 @@ interface Props {
   maxPreviewLines: number;
   /** Ctrl+C: cancel the whole request, not just this call. */
   onCancelRequest(): void;
+  /** Offer the saved "all future sessions" choice. */
+  permanentApproval?: boolean;
+  /** Offer "for this session" (trusted folders). */
+  sessionApproval?: boolean;
 }
 
 interface Choice {
   key: string;
   label: string;
-  action: 'once' | 'session' | 'save' | 'edit' | 'deny';
+  /** What the choice covers, shown muted after the label (`make` commands, this file). */
+  scope?: string;
+  action: 'once' | 'session' | 'server' | 'save' | 'edit' | 'deny';
 }
 
-export function dialogChoices(details: ConfirmationDetails): Choice[] {
-  const always =
+export interface DialogOptions {
+  /**
+   * Offer "for all future sessions" (saved to the policy file): Gemini CLI's
+   * `security.enablePermanentToolApproval`, off by default there and here.
+   */
+  permanent?: boolean;
+  /** Offer "for this session"; Gemini CLI offers it in trusted folders only. Default true. */
+  session?: boolean;
+}
+
+/**
+ * The choices in Gemini CLI's order, so that a digit picks the same answer in both programs:
+ * Allow once, Allow for this session (for an MCP tool: this tool, then all its server's tools),
+ * the saved choice (when enabled), Modify with external editor (edits only), No. "For this
+ * session" is offered in trusted folders only, as there. kodo's extra — editing a command or
+ * another call's arguments in $EDITOR — comes after, where it moves no other number.
+ */
+export function dialogChoices(details: ConfirmationDetails, options: DialogOptions = {}): Choice[] {
+  const scope =
     details.kind === 'exec' && details.rootCommands.length > 0
       ? `\`${details.rootCommands.join(', ')}\` commands`
       : details.kind === 'edit'
         ? 'edits with this tool'
         : 'this tool';
+  const saved =
+    details.kind === 'edit'
+      ? 'Allow for this file in all future sessions'
+      : details.kind === 'exec'
+        ? 'Allow this command for all future sessions'
+        : 'Allow for all future sessions';
+  const modify: Choice = { key: 'e', label: 'Modify with external editor', action: 'edit' };
+  const session = options.session !== false;
+  if (details.kind === 'info' && details.serverName) {
+    // An MCP tool, as Gemini CLI lists it: this tool, or every tool of its server.
+    return [
+      { key: 'y', label: 'Allow once', action: 'once' },
+      ...(session
+        ? [
+            { key: 'a', label: 'Allow tool for this session', action: 'session' as const },
+            {
+              key: 'v',
+              label: 'Allow all server tools for this session',
+              scope: details.serverName,
+              action: 'server' as const,
+            },
+          ]
+        : []),
+      ...(options.permanent
+        ? [{ key: 's', label: 'Allow tool for all future sessions', action: 'save' as const }]
+        : []),
+      { key: 'n', label: 'No, suggest changes (esc)', action: 'deny' },
+      modify,
+    ];
+  }
   return [
     { key: 'y', label: 'Allow once', action: 'once' },
-    { key: 'a', label: `Allow ${always} for this session`, action: 'session' },
-    { key: 's', label: `Allow ${always} always (saved)`, action: 'save' },
-    { key: 'e', label: 'Edit before running ($EDITOR)', action: 'edit' },
-    { key: 'n', label: 'Deny, and tell the model why', action: 'deny' },
+    ...(session ? [{ key: 'a', label: 'Allow for this session', scope, action: 'session' as const }] : []),
+    ...(options.permanent ? [{ key: 's', label: saved, scope, action: 'save' as const }] : []),
+    ...(details.kind === 'edit' ? [modify] : []),
+    { key: 'n', label: 'No, suggest changes (esc)', action: 'deny' },
+    ...(details.kind === 'edit' ? [] : [modify]),
   ];
 }
 
 /**
  * Asks whether a tool call may run, showing what it would do (a diff, the command). Keyboard
- * only: ↑/↓ and Enter, the digits 1–5, or the letters shown; Esc denies without a reason.
+ * only: ↑/↓ and Enter, the digits, or the letters shown; Esc denies without a reason.
  */
 export function ConfirmDialog({
   pending,
@@ -54,10 +108,12 @@ export function ConfirmDialog({
   width,
   maxPreviewLines,
   onCancelRequest,
+  permanentApproval = false,
+  sessionApproval = true,
 }: Props) {
   const theme = useTheme();
   const { details, call } = pending.request;
-  const choices = dialogChoices(details);
+  const choices = dialogChoices(details, { permanent: permanentApproval, session: sessionApproval });
   const [selected, setSelected] = useState(0);
   const [reason, setReason] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
@@ -92,6 +148,8 @@ export function ConfirmDialog({
         return respond({ outcome: 'proceed_once' });
       case 'session':
         return respond({ outcome: 'proceed_always' });
+      case 'server':
+        return respond({ outcome: 'proceed_always_server' });
       case 'save':
         return respond({ outcome: 'proceed_always_and_save' });
       case 'edit':
@@ -161,8 +219,7 @@ export function ConfirmDialog({
               {index === selected ? '❯ ' : '  '}
               {index + 1}. {choice.label}{' '}
               <Text color={theme.muted}>
-                ({choice.key}
-                {choice.action === 'deny' ? ', esc' : ''})
+                {choice.scope ? `(${choice.scope}) ` : ''}[{choice.key}]
               </Text>
             </Text>
           ))}

@@ -25,6 +25,9 @@ type Json = Record<string, unknown>;
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8_192;
 const MIN_THINKING_BUDGET = 1_024;
 const CACHE = { type: 'ephemeral' } as const;
+/** Anthropic's server-side web search tool, and how many searches one call may run. */
+export const WEB_SEARCH_TOOL_TYPE = 'web_search_20250305';
+const WEB_SEARCH_MAX_USES = 5;
 
 export function toAnthropicRequestBody(request: GenerateRequest, options: { stream: boolean }): Json {
   const info = modelInfo(request.model);
@@ -42,6 +45,14 @@ export function toAnthropicRequestBody(request: GenerateRequest, options: { stre
       input_schema: tool.parametersJsonSchema,
       ...(index === all.length - 1 ? { cache_control: CACHE } : {}),
     }));
+  }
+  // kodo's `webSearch` server-side tool is Anthropic's web search, run on Anthropic's side.
+  if (request.builtinTools?.includes('webSearch')) {
+    const tools = (body.tools as Json[] | undefined) ?? [];
+    body.tools = [
+      ...tools,
+      { type: WEB_SEARCH_TOOL_TYPE, name: 'web_search', max_uses: WEB_SEARCH_MAX_USES },
+    ];
   }
   const wantsThinking = config.includeThoughts === true || (config.thinkingBudget ?? 0) > 0;
   const thinking = wantsThinking && info?.reasoning !== false && maxTokens > MIN_THINKING_BUDGET;

@@ -111,6 +111,7 @@ export class AnthropicStreamConverter {
       const signature = `${ANTHROPIC_REDACTED_PREFIX}${String(block.data ?? '')}`;
       return [modelChunk([{ text: '', thought: true, thoughtSignature: signature }], { ...this.meta })];
     }
+    if (type === 'web_search_tool_result') return this.searchResults(block);
     const open: OpenBlock = { type, json: '', signature: '' };
     if (type === 'tool_use') {
       open.id = String(block.id ?? '');
@@ -128,6 +129,21 @@ export class AnthropicStreamConverter {
       return [modelChunk([{ text: block.thinking, thought: true }], { ...this.meta })];
     }
     return [];
+  }
+
+  /**
+   * The results of a server-side web search become grounding sources, as Gemini's grounded
+   * answers carry them; the search call itself (`server_tool_use`) is Anthropic's business.
+   */
+  private searchResults(block: Json): GenerateResponse[] {
+    if (!Array.isArray(block.content)) return [];
+    const groundingChunks = (block.content as Json[])
+      .filter((item) => item.type === 'web_search_result' && typeof item.url === 'string')
+      .map((item) => ({ web: { uri: String(item.url), title: String(item.title ?? '') } }));
+    if (groundingChunks.length === 0) return [];
+    const chunk = modelChunk([], { ...this.meta });
+    chunk.candidates![0]!.groundingMetadata = { groundingChunks };
+    return [chunk];
   }
 
   private delta(index: number, delta: Json): GenerateResponse[] {
@@ -212,5 +228,9 @@ export function joinChunks(chunks: GenerateResponse[]): GenerateResponse {
   }
   const response = modelChunk(merged, meta, finishReason);
   if (usage) response.usageMetadata = usage;
+  const groundingChunks = chunks.flatMap(
+    (chunk) => chunk.candidates?.[0]?.groundingMetadata?.groundingChunks ?? [],
+  );
+  if (groundingChunks.length > 0) response.candidates![0]!.groundingMetadata = { groundingChunks };
   return response;
 }

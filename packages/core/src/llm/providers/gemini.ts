@@ -85,7 +85,10 @@ export function toGeminiRequestBody(request: GenerateRequest): Record<string, un
   }
   // Server-side tools go as their own entries: `{googleSearch: {}}`, `{urlContext: {}}`.
   if (request.builtinTools && request.builtinTools.length > 0) {
-    const builtins = request.builtinTools.map((tool) => ({ [tool]: {} }));
+    // kodo's provider-neutral `webSearch` is Google Search on Gemini.
+    const builtins = request.builtinTools.map((tool) => ({
+      [tool === 'webSearch' ? 'googleSearch' : tool]: {},
+    }));
     body.tools = [...((body.tools as unknown[] | undefined) ?? []), ...builtins];
   }
   const generationConfig = toGenerationConfig(request.config);

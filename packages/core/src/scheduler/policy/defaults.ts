@@ -17,6 +17,8 @@ const READ_ONLY_TOOLS = [
   'list_directory',
   'read_file',
   'google_web_search',
+  // kodo: the provider-neutral search reads like google_web_search does.
+  'web_search',
   'get_internal_docs',
   'update_topic',
   'complete_task',

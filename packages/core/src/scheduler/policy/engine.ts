@@ -17,6 +17,7 @@ import {
   escapeRegExp,
   type PolicyRule,
   ruleAppliesToTool,
+  serverOf,
   sortRules,
 } from './rule';
 import { appendSavedRule, type SavedRule } from './saved-rules';
@@ -77,7 +78,10 @@ export class PolicyEngine implements PolicyChecker {
   async check(call: PolicyCheckInput, context: PolicyContext): Promise<PolicyCheckResult> {
     this.lastMode = context.mode;
     const verdict = await this.decide(call, context);
-    const decision = verdict.decision === 'ask_user' && !context.interactive ? 'deny' : verdict.decision;
+    const decision =
+      verdict.decision === 'ask_user' && !context.interactive && !verdict.rule?.alwaysAsk
+        ? 'deny'
+        : verdict.decision;
     const denyMessage = decision === 'deny' ? verdict.rule?.denyMessage : undefined;
     return denyMessage ? { decision, denyMessage } : { decision };
   }
@@ -91,14 +95,31 @@ export class PolicyEngine implements PolicyChecker {
         if (rule.decision === 'deny') continue;
         return false;
       }
+      if (rule.alwaysAsk) return false;
       return effective(rule.decision, context) === 'deny';
     }
     return effective(defaultDecision(context), context) === 'deny';
   }
 
-  allowForSession(call: PolicyCheckInput, options: { save?: boolean; mode?: ApprovalMode } = {}): void {
+  allowForSession(
+    call: PolicyCheckInput,
+    options: { save?: boolean; mode?: ApprovalMode; wholeServer?: boolean } = {},
+  ): void {
     const mode = options.mode ?? this.lastMode;
     const modes = MODE_ORDER.slice(MODE_ORDER.indexOf(mode));
+    const server = options.wholeServer ? serverOf(call) : undefined;
+    if (server !== undefined) {
+      this.addRules([
+        {
+          mcpName: server,
+          decision: 'allow',
+          priority: effectivePriority('workspace', ALWAYS_ALLOW_PRIORITY),
+          modes,
+          source: 'session',
+        },
+      ]);
+      return;
+    }
     const add = (matchers: SavedRule[]) => {
       this.addRules(
         matchers.map((matcher) => ({
@@ -147,6 +168,7 @@ export class PolicyEngine implements PolicyChecker {
   private async decide(call: PolicyCheckInput, context: PolicyContext): Promise<Verdict> {
     const rule = this.match(call, stableStringifyArgs(call.args), context);
     const decision = rule?.decision ?? defaultDecision(context);
+    if (rule?.alwaysAsk) return { decision, rule };
     if (call.name !== SHELL_TOOL || typeof call.args.command !== 'string' || decision === 'deny') {
       return { decision, ...(rule ? { rule } : {}) };
     }

@@ -70,9 +70,13 @@ export interface PolicyChecker {
   /**
    * "Allow always" from a confirmation: allow calls like this one for the rest of the session,
    * and with `save` from now on (the user's policy file). `mode` is the approval mode the
-   * person answered in: the rule holds in it and in the more permissive modes.
+   * person answered in: the rule holds in it and in the more permissive modes. `wholeServer`:
+   * every tool of the call's MCP server (Gemini CLI's "Allow all server tools for this session").
    */
-  allowForSession(call: PolicyCheckInput, options?: { save?: boolean; mode?: ApprovalMode }): void;
+  allowForSession(
+    call: PolicyCheckInput,
+    options?: { save?: boolean; mode?: ApprovalMode; wholeServer?: boolean },
+  ): void;
   /**
    * True when every call of this tool would be denied whatever its arguments: such tools are
    * left out of the declarations sent to the model (and a call to one is answered "not found").

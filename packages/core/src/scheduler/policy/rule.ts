@@ -37,6 +37,12 @@ export interface PolicyRule {
   /** Keep an allow for shell commands that redirect output. */
   allowRedirection?: boolean;
   denyMessage?: string;
+  /**
+   * An ask that stays an ask without a person (`tools.confirmationRequired`): headless, the tool
+   * is still offered and each call fails with "requires user confirmation" instead of the tool
+   * being hidden, as in Gemini CLI. Shell calls are not split: the whole command asks.
+   */
+  alwaysAsk?: boolean;
   /** kodo's built-in rules only: match tools by kind (not expressible in TOML). */
   kinds?: ReadonlySet<ToolKind>;
   /** Where the rule came from, for messages and debugging (file path, `settings`, `session`). */

@@ -9,6 +9,7 @@ export interface PolicyToolSettings {
   exclude?: unknown;
   allowed?: unknown;
   core?: unknown;
+  confirmationRequired?: unknown;
 }
 
 export interface PolicySetup {
@@ -18,7 +19,7 @@ export interface PolicySetup {
   policyPaths?: readonly string[];
   /** `--admin-policy`: files or directories of the admin tier. */
   adminPolicyPaths?: readonly string[];
-  /** `tools.exclude`, `tools.allowed`, `tools.core` from settings. */
+  /** `tools.exclude`, `tools.allowed`, `tools.core`, `tools.confirmationRequired` from settings. */
   toolSettings?: PolicyToolSettings;
   /** Plan mode may write Markdown plans here. */
   plansDir?: string;
@@ -139,7 +140,8 @@ const SHELL_TOOL = 'run_shell_command';
 const ALL_BUT_PLAN = ['default', 'auto_edit', 'yolo'] as const;
 
 /**
- * Rules derived from settings, in the user tier: `tools.exclude` (deny, 4.4), `tools.allowed`
+ * Rules derived from settings, in the user tier: `tools.exclude` (deny, 4.4),
+ * `tools.confirmationRequired` (ask, 4.35, above yolo's allow-all), `tools.allowed`
  * (allow, 4.3; `run_shell_command(git)` allows that command prefix and denies other shell
  * commands at 4.29), `tools.core` (allow, 4.25, and deny every other tool at 4.24 outside plan
  * mode).
@@ -153,6 +155,15 @@ export function settingsRules(settings: PolicyToolSettings): PolicyRule[] {
       decision: 'deny',
       priority: at(400),
       source: 'settings tools.exclude',
+    });
+  }
+  for (const entry of stringList(settings.confirmationRequired)) {
+    rules.push({
+      ...toolEntry(entry),
+      decision: 'ask_user',
+      priority: at(350),
+      alwaysAsk: true,
+      source: 'settings tools.confirmationRequired',
     });
   }
   const allowed = stringList(settings.allowed).map(toolEntry);

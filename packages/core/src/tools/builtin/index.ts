@@ -14,6 +14,7 @@ import { replaceTool } from './replace';
 import { saveMemoryTool } from './save-memory';
 import { shellTool } from './shell';
 import { createWebFetchTool } from './web-fetch';
+import { webSearchTool } from './web-search';
 import { writeFileTool } from './write-file';
 import { writeTodosTool } from './write-todos';
 
@@ -32,6 +33,7 @@ export { replaceTool } from './replace';
 export { saveMemoryTool } from './save-memory';
 export { MAX_SHELL_OUTPUT_CHARS, rootCommands, shellTool } from './shell';
 export { createWebFetchTool, WEB_FETCH_LIMITS, type WebFetchToolOptions } from './web-fetch';
+export { webSearchTool } from './web-search';
 export { writeFileTool } from './write-file';
 export { writeTodosTool } from './write-todos';
 
@@ -49,6 +51,7 @@ export function builtinTools(): Tool[] {
     readBackgroundOutputTool,
     createWebFetchTool(),
     googleWebSearchTool,
+    webSearchTool,
     saveMemoryTool,
     writeTodosTool,
     invokeAgentTool,

@@ -401,6 +401,29 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     }
   },
   {
+    "name": "web_search",
+    "displayName": "WebSearch",
+    "kind": "search",
+    "description": "Searches the web and returns the top results (title, URL and a snippet of each) with their sources. Use it for current information or facts that are not in the workspace; read a result in full with web_fetch.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "description": "The search query to find information on the web."
+        },
+        "wait_for_previous": {
+          "type": "boolean",
+          "description": "Set to true to run this call only after the previous calls of this turn have finished."
+        }
+      },
+      "required": [
+        "query"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "save_memory",
     "displayName": "SaveMemory",
     "kind": "edit",

@@ -17,6 +17,7 @@ import { pageToText, shareBudget, TRUNCATION_SUFFIX } from '../web/page-text';
 import { parsePromptUrls } from '../web/prompt-urls';
 import { HostRateLimiter } from '../web/rate-limiter';
 import { buildAnswerRequest, wrapUntrusted } from '../web/untrusted';
+import { answerWithUrlContext, hasUrlContext } from '../web/url-context';
 
 export const WEB_FETCH_LIMITS = {
   maxUrls: 20,
@@ -136,8 +137,7 @@ async function webFetch(
   run: FetchRun,
 ): Promise<ToolResult> {
   const allowPrivate = ctx.allowPrivateNetworkFetch === true;
-  const isRefused = (url: URL) =>
-    !allowPrivate && (isBlockedHostname(url.hostname) || isBlockedAddress(url.hostname));
+  const isRefused = (url: URL) => !allowPrivate && isPrivate(url);
   const skipped: string[] = [];
   const toFetch: string[] = [];
   for (const url of parsePromptUrls(params.prompt).urls) {
@@ -147,6 +147,21 @@ async function webFetch(
     else toFetch.push(url);
   }
   if (toFetch.length === 0) return allSkipped(skipped);
+
+  // Gemini models read the pages through the URL-context tool first; a private address (allowed
+  // by settings) is out of Google's reach, so those prompts are fetched here.
+  const reachable = !toFetch.some((url) => isPrivate(new URL(url)));
+  if (ctx.model && hasUrlContext(ctx.model) && reachable) {
+    const primary = await answerWithUrlContext(ctx.model, params.prompt, signal);
+    if (primary.kind === 'cancelled') return cancelled();
+    if (primary.kind === 'answer') {
+      const lines = skipped.length > 0 ? `\n${skipped.join('\n')}` : '';
+      return {
+        llmContent: `${skippedWarning(skipped)}${wrapUntrusted(primary.text)}`,
+        returnDisplay: `Content processed from prompt.${lines}`,
+      };
+    }
+  }
 
   const lookup = allowPrivate ? plainLookup(run.lookup) : guardedLookup({ lookup: run.lookup });
   const outcomes = await Promise.all(
@@ -187,8 +202,7 @@ async function webFetch(
     WEB_FETCH_LIMITS.totalChars,
   ).map((text, index) => ({ url: pages[index]!.url, text }));
   const warnings = [...skipped, ...failures.map((line) => `[Fetch failed] ${line}`)];
-  const warning =
-    warnings.length > 0 ? `[Warning] The following URLs were skipped:\n${warnings.join('\n')}\n\n` : '';
+  const warning = skippedWarning(warnings);
   const summary = `Content processed from ${pages.length} URL(s).${warnings.length > 0 ? `\n${warnings.join('\n')}` : ''}`;
 
   if (!ctx.model) {
@@ -211,6 +225,14 @@ async function webFetch(
     );
   }
   return { llmContent: `${warning}${wrapUntrusted(answer)}`, returnDisplay: summary };
+}
+
+function skippedWarning(lines: readonly string[]): string {
+  return lines.length > 0 ? `[Warning] The following URLs were skipped:\n${lines.join('\n')}\n\n` : '';
+}
+
+function isPrivate(url: URL): boolean {
+  return isBlockedHostname(url.hostname) || isBlockedAddress(url.hostname);
 }
 
 function allSkipped(skipped: string[]): ToolResult {

@@ -1,0 +1,104 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasTmux, KODO_BIN, TmuxSession } from '@kodo/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+/** Gemini CLI behaviours of the interactive UI, in a real terminal (tmux). */
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const READY = 'Type your message';
+
+let workspace: string;
+let home: string;
+let tmux: TmuxSession | undefined;
+
+beforeEach(() => {
+  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
+  home = mkdtempSync(join(tmpdir(), 'kodo-tmux-home-'));
+});
+afterEach(() => {
+  tmux?.kill();
+  tmux = undefined;
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+function startKodo(args: string[]): TmuxSession {
+  const quoted = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+  tmux = new TmuxSession({
+    command: `${process.execPath} ${KODO_BIN} ${quoted}`,
+    cwd: workspace,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      KODO_HOME: home,
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      KODO_TRUST_WORKSPACE: 'true',
+      KODO_SANDBOX: 'false',
+    },
+    columns: 100,
+    rows: 30,
+  });
+  return tmux;
+}
+
+async function lines(file: string, count: number): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
+    if (found.length >= count || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.skipIf(!hasTmux())('Gemini CLI parity in the interactive UI', () => {
+  it('/clear ends the session (SessionEnd clear) and starts a new one (SessionStart clear)', async () => {
+    const log = join(workspace, 'session-hooks.log');
+    writeFileSync(
+      join(workspace, 'hook.mjs'),
+      `import { appendFileSync, readFileSync } from 'node:fs';
+const input = JSON.parse(readFileSync(0, 'utf8'));
+appendFileSync(${JSON.stringify(log)}, [input.hook_event_name, input.source ?? input.reason, input.session_id].join(' ') + '\\n');
+`,
+    );
+    mkdirSync(join(workspace, '.kodo'));
+    const hook = [{ hooks: [{ type: 'command', command: 'node hook.mjs' }] }];
+    writeFileSync(
+      join(workspace, '.kodo', 'settings.json'),
+      JSON.stringify({ hooks: { SessionStart: hook, SessionEnd: hook } }),
+    );
+    const session = startKodo(['--fake-responses', join(fixtures, 'ui-text.jsonl')]);
+    await session.waitFor(READY);
+    expect(await lines(log, 1)).toHaveLength(1);
+    session.type('/clear');
+    await session.waitFor('/clear');
+    session.press('Enter');
+    const afterClear = await lines(log, 3);
+    await session.waitFor(READY);
+    session.press('C-d');
+    await session.waitFor('[exited 0]');
+    const all = (await lines(log, 4)).map((line) => line.split(' '));
+    expect(all.map(([event, why]) => `${event} ${why}`)).toEqual([
+      'SessionStart startup',
+      'SessionEnd clear',
+      'SessionStart clear',
+      'SessionEnd exit',
+    ]);
+    expect(afterClear).toHaveLength(3);
+    // The old session ends under its id; the new one has another id, which ends at exit.
+    const [first, ended, started, exited] = all.map((parts) => parts[2]);
+    expect(ended).toBe(first);
+    expect(started).not.toBe(first);
+    expect(exited).toBe(started);
+  });
+});
