@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
       // Written by scripts/hot-pack.mjs in the same build as this entry.
       packFile: 'hot-pack.cjs',
     });
-    // For the interactive UI, which changes V8's flags at run time (ui/memory-mode.ts).
+    // For the interactive UI, which changes V8's flags at run time (memory-mode.ts).
     Object.assign(globalThis, { __kodoCodeCache: cache });
     if (cache && cacheMode === 'warm-up') {
       // The build's warm-up run (scripts/warm-code-cache.mjs): the start-up path's caches hold

@@ -11,6 +11,7 @@ import {
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { assembleInput } from '../input';
+import { favourMemoryWhenLong } from '../long-session-memory';
 import { createCliSession } from '../session-factory';
 import { resolveSessionStart } from '../sessions';
 import { expandHeadlessCommand } from './custom-command';
@@ -85,6 +86,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     );
     const live = session;
     let pendingHookContext = hookContext;
+    const watchLength = favourMemoryWhenLong({});
     const runPrompt = async (text: string, parts?: Part[]): Promise<number> => {
       const started = monotonicMs();
       const hookText = pendingHookContext;
@@ -117,6 +119,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       const stream = live.sendMessage(prompt, controller.signal);
       let next = await stream.next();
       while (!next.done) {
+        watchLength(next.value);
         output.event(next.value);
         next = await stream.next();
       }

@@ -12,7 +12,7 @@ import { ConfirmationBridge } from './confirmation-bridge';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { HighlighterLoader } from './markdown/highlighter-loader';
-import { favourMemoryOverSpeed } from './memory-mode';
+import { favourMemoryOverSpeed } from '../memory-mode';
 import { QuestionBridge } from './question-bridge';
 import type { ThemeName } from './theme';
 

@@ -1,7 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * Asks V8 to favour memory over speed for the rest of the process (interactive mode only).
+ * Asks V8 to favour memory over speed for the rest of the process: the interactive UI from the
+ * start, a headless run once it has become a long session (see long-session-memory.ts).
  *
  * Ink redraws the whole live region on every repaint and makes a few megabytes of short-lived
  * garbage each time; while an answer streams that is hundreds of megabytes a minute. With its
