@@ -15,6 +15,7 @@ import { Footer } from './components/footer';
 import { HistoryItemView } from './components/history-item-view';
 import { InputPrompt, type SubmitMode } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
+import { QueuedPrompts } from './components/queued-prompts';
 import { StatusLine } from './components/status-line';
 import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
@@ -24,7 +25,9 @@ import { useAgent } from './hooks/use-agent';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { usePromptQueue } from './hooks/use-prompt-queue';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
+import { SHELL_FOCUS_KEY, TerminalScreensContext, useScreens, useTerminalKeys } from './hooks/use-terminal-screens';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { expandAtReferences } from './input/at-references';
@@ -34,6 +37,7 @@ import { osc52Sequence } from './osc52';
 import { formatQuestion, type QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
 import { shellCommandNote } from './shell-note';
+import type { TerminalScreens } from './terminal/terminal-screens';
 import { resolveTheme, type ThemeName } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
@@ -60,6 +64,8 @@ export interface AppProps {
   resumedMessages?: readonly MessageRecord[];
   /** The shell sandbox in force, for the footer; absent when commands run unconfined. */
   sandbox?: SandboxView | undefined;
+  /** The screens of shell commands running in a pseudo-terminal; absent when they use pipes. */
+  terminals?: TerminalScreens;
   /** Replaces $EDITOR (tests). */
   openEditor?: EditorLauncher;
   /**
@@ -107,6 +113,11 @@ export function App(props: AppProps) {
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
   const pending = useConfirmation(bridge);
+  const terminals = props.terminals;
+  // While a command has the focus (Ctrl+F) the keys are its own; the prompt and shortcuts wait.
+  const shellFocused = useScreens(terminals).focused !== undefined;
+  useTerminalKeys(terminals, shellFocused);
+  useEffect(() => terminals?.resizeAll(columns, rows), [terminals, columns, rows]);
   const question = useSyncExternalStore(
     (listener) => props.questions?.subscribe(listener) ?? (() => undefined),
     () => props.questions?.current(),
@@ -255,7 +266,7 @@ export function App(props: AppProps) {
         },
         exit: leave,
       };
-      Promise.resolve(command.run(context)).catch((error: unknown) =>
+      return Promise.resolve(command.run(context)).catch((error: unknown) =>
         addItem({
           kind: 'info',
           tone: 'error',
@@ -280,6 +291,42 @@ export function App(props: AppProps) {
     ],
   );
 
+  /** What a line does — a command, a shell command or a prompt — whether typed now or queued. */
+  const dispatch = useCallback(
+    async (text: string, mode: SubmitMode): Promise<void> => {
+      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
+      if (slash && 'unknown' in slash) {
+        addItem({
+          kind: 'info',
+          tone: 'error',
+          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
+        });
+        return;
+      }
+      if (slash) await runCommand(slash.command, slash.args);
+      else if (mode === 'shell') await runShell(text);
+      else if (text.startsWith('!') && text.length > 1) await runShell(text.slice(1));
+      else await runPrompt(text);
+    },
+    [commands, addItem, runCommand, runShell, runPrompt],
+  );
+
+  // Lines typed while something runs wait here and go out one by one, in order, once it is over.
+  const { items: queued, push: enqueue, dropLast: dropQueued, shift: nextQueued } = usePromptQueue();
+  /** Dispatched lines not finished yet (a prompt is busy only once its attachments are read). */
+  const working = useRef(0);
+  const [settled, setSettled] = useState(0);
+  const start = useCallback(
+    (text: string, mode: SubmitMode) => {
+      working.current += 1;
+      void dispatch(text, mode).finally(() => {
+        working.current -= 1;
+        setSettled((count) => count + 1);
+      });
+    },
+    [dispatch],
+  );
+
   const submit = useCallback(
     (text: string, mode: SubmitMode): boolean => {
       if (question) {
@@ -288,29 +335,25 @@ export function App(props: AppProps) {
         question.answer(text);
         return true;
       }
+      setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
       const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
-      if (slash && 'unknown' in slash) {
-        addItem({
-          kind: 'info',
-          tone: 'error',
-          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
-        });
+      const runsWhileBusy = slash !== undefined && 'command' in slash && slash.command.whileBusy === true;
+      if ((agent.busy || working.current > 0 || queued.length > 0) && !runsWhileBusy) {
+        enqueue({ text, mode });
         return true;
       }
-      const runsWhileBusy = slash?.command.whileBusy === true;
-      if (agent.busy && !runsWhileBusy) {
-        setHint('A request is running: wait for it, or press Esc to cancel it.');
-        return false;
-      }
-      setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
-      if (slash) runCommand(slash.command, slash.args);
-      else if (mode === 'shell') void runShell(text);
-      else if (text.startsWith('!') && text.length > 1) void runShell(text.slice(1));
-      else void runPrompt(text);
+      start(text, mode);
       return true;
     },
-    [commands, agent.busy, addItem, props.inputHistory, runCommand, runShell, runPrompt, question],
+    [commands, agent.busy, addItem, props.inputHistory, question, queued, enqueue, start],
   );
+
+  useEffect(() => {
+    void settled;
+    if (agent.busy || working.current > 0 || pending) return;
+    const next = nextQueued();
+    if (next) start(next.text, next.mode);
+  }, [settled, agent.busy, pending, nextQueued, start]);
 
   const initial = useRef(props.initialPrompt);
   useEffect(() => {
@@ -321,6 +364,12 @@ export function App(props: AppProps) {
 
   useKeyHandler(
     (input, key) => {
+      // Stays subscribed while a command has the keys, so the terminal stays in raw mode.
+      if (shellFocused) return;
+      if (input === SHELL_FOCUS_KEY || (key.ctrl && input === 'f')) {
+        terminals?.toggleFocus();
+        return;
+      }
       if (key.tab && key.shift) {
         const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
@@ -348,6 +397,7 @@ export function App(props: AppProps) {
   return (
     <ThemeContext.Provider value={theme}>
       <HighlighterContext.Provider value={props.highlighter}>
+        <TerminalScreensContext.Provider value={terminals}>
         <Static key={staticKey} items={history}>
           {(item) => (
             <Box key={`${staticKey}:${item.id}`} width={columns}>
@@ -390,18 +440,21 @@ export function App(props: AppProps) {
             />
           ) : null}
           {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
+          {pending ? null : <QueuedPrompts items={queued} width={columns} />}
           {pending ? null : (
             <InputPrompt
               commands={commands}
               listFiles={props.listFiles}
               history={inputHistory}
               width={columns}
-              isActive={!pending}
+              isActive={!pending && !shellFocused}
               busy={agent.busy}
               onSubmit={submit}
               onCancel={agent.cancel}
               onInterrupt={interrupt}
               onExit={leave}
+              queuedCount={queued.length}
+              onDropQueued={dropQueued}
             />
           )}
           <Footer
@@ -422,6 +475,7 @@ export function App(props: AppProps) {
             }}
           />
         </Box>
+        </TerminalScreensContext.Provider>
       </HighlighterContext.Provider>
     </ThemeContext.Provider>
   );
