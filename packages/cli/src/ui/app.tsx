@@ -92,6 +92,7 @@ export function App(props: AppProps) {
   const { columns, rows } = useTerminalSize();
   const [session, setSession] = useState(props.session);
   const [themeName, setThemeName] = useState<ThemeName>(props.themeName);
+  const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
   const theme = useMemo(() => resolveTheme(themeName, env), [themeName, env]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
   const nextId = useRef(1);
@@ -251,6 +252,8 @@ export function App(props: AppProps) {
         cwd,
         env,
         themeName,
+        vimMode,
+        setVimMode,
         addItem,
         setTheme: (name) => {
           setThemeName(name);
@@ -282,6 +285,7 @@ export function App(props: AppProps) {
       cwd,
       env,
       themeName,
+      vimMode,
       addItem,
       refreshStatic,
       newSession,
@@ -453,6 +457,7 @@ export function App(props: AppProps) {
               onCancel={agent.cancel}
               onInterrupt={interrupt}
               onExit={leave}
+              vimMode={vimMode}
               queuedCount={queued.length}
               onDropQueued={dropQueued}
             />
