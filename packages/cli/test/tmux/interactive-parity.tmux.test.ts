@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type GeminiMock, geminiChunk, hasTmux, KODO_BIN, startGeminiMock, TmuxSession } from '@kodo/testkit';
+import { findOnPath, probeBwrap } from '@kodo/core/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -12,6 +13,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  */
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const READY = 'Type your message';
+const BWRAP = findOnPath('bwrap', process.env);
+const bwrapWorks = BWRAP ? (await probeBwrap(BWRAP)).ok : false;
+
+/** Seccomp filters on this test process (a container may already have one). */
+function ownSeccompFilters(): number {
+  const line = /^Seccomp_filters:\s*(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return Number(line?.[1] ?? 0);
+}
 
 let workspace: string;
 let home: string;
@@ -148,6 +157,24 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
     session.type('Bo');
     session.press('Enter');
     await session.waitFor('hello, Bo');
+  });
+
+  it.skipIf(!bwrapWorks)('keeps the sandbox around a command in the terminal (bwrap, its seccomp filter)', async () => {
+    const session = startKodo(['--yolo', '-s', '--fake-responses', join(fixtures, 'ui-shell-pty-sandbox.jsonl')]);
+    await session.waitFor(READY);
+    await typeLine(session, 'check it');
+    const asking = await session.waitFor(/│ Continue\?/);
+    // bwrap got the filter through the descriptor the terminal's launcher reopened.
+    const filters = Number(/filters=(\d+)/.exec(asking)?.[1] ?? -1);
+    expect(filters).toBeGreaterThan(ownSeccompFilters());
+    expect(asking).toContain('pty-in-sandbox');
+    expect(asking).toMatch(/· yolo · bwrap/);
+    session.press('C-f');
+    await session.waitFor('typing into the command');
+    session.type('yes');
+    session.press('Enter');
+    const done = await session.waitFor('Sandbox checked.');
+    expect(done).toContain('answered yes');
   });
 
   it('/vim turns on vim keys: edit in normal mode, then submit; the setting is saved', async () => {
