@@ -27,7 +27,12 @@ import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
 import { usePromptQueue } from './hooks/use-prompt-queue';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
-import { SHELL_FOCUS_KEY, TerminalScreensContext, useScreens, useTerminalKeys } from './hooks/use-terminal-screens';
+import {
+  SHELL_FOCUS_KEY,
+  TerminalScreensContext,
+  useScreens,
+  useTerminalKeys,
+} from './hooks/use-terminal-screens';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { expandAtReferences } from './input/at-references';
@@ -464,22 +469,67 @@ export function App(props: AppProps) {
           )}
           <Footer
             width={columns}
-            info={{
-              model: session.model,
-              contextUsed: agent.lastUsage?.promptTokenCount
-                ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
-                  contextWindow(session.model)
-                : undefined,
-              inputTokens: totals.tokens.prompt,
-              outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
-              cost: sessionCost(session.stats.snapshot()),
-              cwd,
-              branch,
-              approvalMode,
-              sandbox: sandboxLabel,
-            }}
+            maxRows={liveRows}
+            thoughtsExpanded={thoughtsExpanded}
           />
-        </Box>
+          <Box flexDirection="column" marginTop={1}>
+            {pending ? (
+              <ConfirmDialog
+                key={pending.request.call.callId}
+                pending={pending}
+                displayName={pendingName}
+                openEditor={openEditor}
+                width={columns}
+                maxPreviewLines={previewLines}
+                onCancelRequest={interrupt}
+              />
+            ) : null}
+            {agent.busy && !pending ? (
+              <StatusLine
+                startedAt={agent.startedAt}
+                retry={agent.retry}
+                waitingForApproval={false}
+                waitingSince={agent.waitingSince}
+                hint={hint}
+              />
+            ) : null}
+            {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
+            {pending ? null : <QueuedPrompts items={queued} width={columns} />}
+            {pending ? null : (
+              <InputPrompt
+                commands={commands}
+                listFiles={props.listFiles}
+                history={inputHistory}
+                width={columns}
+                isActive={!pending && !shellFocused}
+                busy={agent.busy}
+                onSubmit={submit}
+                onCancel={agent.cancel}
+                onInterrupt={interrupt}
+                onExit={leave}
+                vimMode={vimMode}
+                queuedCount={queued.length}
+                onDropQueued={dropQueued}
+              />
+            )}
+            <Footer
+              width={columns}
+              info={{
+                model: session.model,
+                contextUsed: agent.lastUsage?.promptTokenCount
+                  ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
+                    contextWindow(session.model)
+                  : undefined,
+                inputTokens: totals.tokens.prompt,
+                outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
+                cost: sessionCost(session.stats.snapshot()),
+                cwd,
+                branch,
+                approvalMode,
+                sandbox: sandboxLabel,
+              }}
+            />
+          </Box>
         </TerminalScreensContext.Provider>
       </HighlighterContext.Provider>
     </ThemeContext.Provider>

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type GeminiMock, geminiChunk, hasTmux, KODO_BIN, startGeminiMock, TmuxSession } from '@kodo/testkit';
 import { findOnPath, probeBwrap } from '@kodo/core/engine';
+import { type GeminiMock, geminiChunk, hasTmux, KODO_BIN, startGeminiMock, TmuxSession } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -78,7 +78,9 @@ async function typeLine(session: TmuxSession, text: string): Promise<void> {
 }
 
 const words = (count: number, prefix: string) =>
-  Array.from({ length: count }, (_, index) => geminiChunk([{ text: `${prefix} ${index + 1}. ` }], { last: false }));
+  Array.from({ length: count }, (_, index) =>
+    geminiChunk([{ text: `${prefix} ${index + 1}. ` }], { last: false }),
+  );
 
 describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => {
   it('queues prompts typed while an answer streams and sends them in order; Esc drops the last one', async () => {
@@ -159,23 +161,31 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
     await session.waitFor('hello, Bo');
   });
 
-  it.skipIf(!bwrapWorks)('keeps the sandbox around a command in the terminal (bwrap, its seccomp filter)', async () => {
-    const session = startKodo(['--yolo', '-s', '--fake-responses', join(fixtures, 'ui-shell-pty-sandbox.jsonl')]);
-    await session.waitFor(READY);
-    await typeLine(session, 'check it');
-    const asking = await session.waitFor(/│ Continue\?/);
-    // bwrap got the filter through the descriptor the terminal's launcher reopened.
-    const filters = Number(/filters=(\d+)/.exec(asking)?.[1] ?? -1);
-    expect(filters).toBeGreaterThan(ownSeccompFilters());
-    expect(asking).toContain('pty-in-sandbox');
-    expect(asking).toMatch(/· yolo · bwrap/);
-    session.press('C-f');
-    await session.waitFor('typing into the command');
-    session.type('yes');
-    session.press('Enter');
-    const done = await session.waitFor('Sandbox checked.');
-    expect(done).toContain('answered yes');
-  });
+  it.skipIf(!bwrapWorks)(
+    'keeps the sandbox around a command in the terminal (bwrap, its seccomp filter)',
+    async () => {
+      const session = startKodo([
+        '--yolo',
+        '-s',
+        '--fake-responses',
+        join(fixtures, 'ui-shell-pty-sandbox.jsonl'),
+      ]);
+      await session.waitFor(READY);
+      await typeLine(session, 'check it');
+      const asking = await session.waitFor(/│ Continue\?/);
+      // bwrap got the filter through the descriptor the terminal's launcher reopened.
+      const filters = Number(/filters=(\d+)/.exec(asking)?.[1] ?? -1);
+      expect(filters).toBeGreaterThan(ownSeccompFilters());
+      expect(asking).toContain('pty-in-sandbox');
+      expect(asking).toMatch(/· yolo · bwrap/);
+      session.press('C-f');
+      await session.waitFor('typing into the command');
+      session.type('yes');
+      session.press('Enter');
+      const done = await session.waitFor('Sandbox checked.');
+      expect(done).toContain('answered yes');
+    },
+  );
 
   it('/vim turns on vim keys: edit in normal mode, then submit; the setting is saved', async () => {
     mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'vim-answer' }])] }] });

@@ -226,8 +226,7 @@ export function InputPrompt(props: Props) {
         else if (vimMode && state.current.vim === 'insert') {
           const normal = enterNormal(buffer);
           update({ buffer: normal.buffer, vim: 'normal', vimPending: '' });
-        }
-        else if (queuedCount > 0) props.onDropQueued?.();
+        } else if (queuedCount > 0) props.onDropQueued?.();
         else if (busy) props.onCancel();
         else if (shellMode && buffer.text === '') update({ shellMode: false });
         return;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { useTheme } from '../hooks/use-theme';
 import type { QueuedPrompt } from '../hooks/use-prompt-queue';
+import { useTheme } from '../hooks/use-theme';
 import { sanitizeForTerminal } from '../sanitize';
 
 interface Props {

@@ -21,13 +21,11 @@ export function TerminalView({ screen, focused, maxLines }: Props) {
         const row = first + index;
         const clean = sanitizeForTerminal(line);
         if (!focused || row !== screen.cursor.row) {
-          // biome-ignore lint/suspicious/noArrayIndexKey: screen rows have no identity but their position
           return <Text key={row}>{clean || ' '}</Text>;
         }
         const chars = Array.from(clean);
         const column = Math.min(screen.cursor.column, chars.length);
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: screen rows have no identity but their position
           <Text key={row}>
             {chars.slice(0, column).join('')}
             <Text inverse>{chars[column] ?? ' '}</Text>
@@ -36,7 +34,9 @@ export function TerminalView({ screen, focused, maxLines }: Props) {
         );
       })}
       <Text color={focused ? theme.accent : theme.muted}>
-        {focused ? '⌨ typing into the command · ctrl+f returns to the prompt' : 'ctrl+f to type into the command'}
+        {focused
+          ? '⌨ typing into the command · ctrl+f returns to the prompt'
+          : 'ctrl+f to type into the command'}
       </Text>
     </Box>
   );

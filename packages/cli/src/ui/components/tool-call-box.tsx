@@ -89,7 +89,9 @@ export const ToolCallBox = memo(function ToolCallBox({ call, width, maxBodyLines
 function ToolBody({ call, maxLines, theme }: { call: ToolCallView; maxLines: number; theme: Theme }) {
   const terminal = useTerminalScreen(call.callId);
   if (call.status === 'executing' && terminal) {
-    return <TerminalView screen={terminal.screen} focused={terminal.focused} maxLines={Math.min(maxLines, 8)} />;
+    return (
+      <TerminalView screen={terminal.screen} focused={terminal.focused} maxLines={Math.min(maxLines, 8)} />
+    );
   }
   if (call.status === 'executing' && call.liveOutput) {
     const tail = lastLines(sanitizeForTerminal(call.liveOutput), Math.min(maxLines, 6));
