@@ -1,12 +1,12 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OutputSink, PseudoTerminalRun } from '@kodo/core/engine';
+import { groupMembers, type OutputSink, type PseudoTerminalRun } from '@kodo/core/engine';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToolCallBox } from '../../src/ui/components/tool-call-box';
 import { TerminalScreensContext } from '../../src/ui/hooks/use-terminal-screens';
-import { PtyTerminal, withInheritedFds } from '../../src/ui/terminal/pty-terminal';
+import { PtyTerminal, RedrawFolder, withInheritedFds } from '../../src/ui/terminal/pty-terminal';
 import { TerminalScreens } from '../../src/ui/terminal/terminal-screens';
 import type { ToolCallView } from '../../src/ui/types';
 import { call, finish, KEYS, renderApp, text } from './helpers';
@@ -98,7 +98,8 @@ describe('PtyTerminal (a real pseudo-terminal)', () => {
     const result = await running;
     expect(result?.endedBy).toBe('abort');
     expect(result?.backgroundPids).toEqual([]);
-    expect(() => process.kill(-(result?.pid ?? 0), 0)).toThrow();
+    // No live member of its group is left (zombies waiting for a reaper do not count).
+    expect(groupMembers(result?.pid ?? 0)).toEqual([]);
   });
 
   it('ends a command that stays silent past the inactivity timeout', async () => {
@@ -229,5 +230,24 @@ describe('App with shell commands in a terminal', () => {
     expect(ui.frame()).toContain('hello, Ada');
     expect(ui.frame()).toContain('> later');
     expect(ui.generator.lastUserText()).toContain('hello, Ada');
+  });
+});
+
+describe('RedrawFolder (what the model reads of a terminal)', () => {
+  it('turns CR LF into LF and keeps only the last drawing of a redrawn line', () => {
+    const folder = new RedrawFolder();
+    expect(folder.push('one\r\ntwo\r\n')).toBe('one\ntwo\n');
+    expect(folder.push('progress 10%\rprogress 5')).toBe('');
+    expect(folder.push('0%\rprogress 100%\r\ndone')).toBe('progress 100%\n');
+    expect(folder.end()).toBe('done');
+    // A shorter frame leaves the end of the longer one, as on a screen.
+    expect(folder.push('abcdef\rXY\n')).toBe('XYcdef\n');
+  });
+
+  it('passes a line that never ends on in pieces', () => {
+    const folder = new RedrawFolder();
+    const long = 'x'.repeat(70 * 1024);
+    expect(folder.push(long)).toHaveLength(long.length);
+    expect(folder.end()).toBe('');
   });
 });

@@ -136,6 +136,7 @@ function runInPty(
     const pid = child.pid;
     const screen = backend.screen(size);
     const stripper = new AnsiStripper();
+    const folder = new RedrawFolder();
     let endedBy: RunCommandResult['endedBy'] = 'exit';
     let killing: Promise<void> | undefined;
     let outputChars = 0;
@@ -200,8 +201,7 @@ function runInPty(
 
     const dataSubscription = child.onData((data) => {
       screen.write(data, scheduleRedraw);
-      // The model reads lines as pipes would give them, not the terminal's CR LF.
-      deliver(stripper.push(data.replace(/\r\n/g, '\n')));
+      deliver(folder.push(stripper.push(data)));
       armInactivity();
     });
 
@@ -213,7 +213,7 @@ function runInPty(
       clearTimeout(redraw);
       clearTimeout(deadline);
       run.signal.removeEventListener('abort', onAbort);
-      deliver(stripper.end());
+      deliver(folder.push(stripper.end()) + folder.end());
       dataSubscription.dispose();
       view.screens.remove(view.id);
       screen.dispose();
@@ -236,6 +236,42 @@ function runInPty(
     else run.signal.addEventListener('abort', onAbort, { once: true });
     armInactivity();
   });
+}
+
+/**
+ * The model reads lines as pipes would give them: CR LF becomes LF, and a line redrawn with
+ * carriage returns (a progress bar, a spinner) only as it was last drawn, not every frame of it.
+ */
+export class RedrawFolder {
+  private line = '';
+
+  push(text: string): string {
+    const lines = (this.line + text.replace(/\r+\n/g, '\n')).split('\n');
+    this.line = lines.pop() ?? '';
+    // A line that never ends is passed on in pieces, so it cannot grow without bound.
+    if (this.line.length > MAX_HELD_LINE_CHARS) {
+      lines.push(lastDrawn(this.line));
+      this.line = '';
+      return lines.map(lastDrawn).join('\n');
+    }
+    return lines.length === 0 ? '' : `${lines.map(lastDrawn).join('\n')}\n`;
+  }
+
+  end(): string {
+    const rest = lastDrawn(this.line);
+    this.line = '';
+    return rest;
+  }
+}
+
+const MAX_HELD_LINE_CHARS = 64 * 1024;
+
+/** What is left of a line after carriage returns: the last frame, over what it did not cover. */
+function lastDrawn(line: string): string {
+  if (!line.includes('\r')) return line;
+  let shown = '';
+  for (const frame of line.split('\r')) shown = frame + shown.slice(frame.length);
+  return shown;
 }
 
 /** The visible rows of the emulated screen, trailing blank rows dropped, and the cursor. */
