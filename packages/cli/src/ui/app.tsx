@@ -25,7 +25,7 @@ import { useAgent } from './hooks/use-agent';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
-import { usePromptQueue } from './hooks/use-prompt-queue';
+import { type QueuedPrompt, usePromptQueue } from './hooks/use-prompt-queue';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import {
   SHELL_FOCUS_KEY,
@@ -302,7 +302,7 @@ export function App(props: AppProps) {
 
   /** What a line does — a command, a shell command or a prompt — whether typed now or queued. */
   const dispatch = useCallback(
-    async (text: string, mode: SubmitMode): Promise<void> => {
+    async ({ text, mode }: QueuedPrompt): Promise<void> => {
       const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
       if (slash && 'unknown' in slash) {
         addItem({
@@ -320,21 +320,11 @@ export function App(props: AppProps) {
     [commands, addItem, runCommand, runShell, runPrompt],
   );
 
-  // Lines typed while something runs wait here and go out one by one, in order, once it is over.
-  const { items: queued, push: enqueue, dropLast: dropQueued, shift: nextQueued } = usePromptQueue();
-  /** Dispatched lines not finished yet (a prompt is busy only once its attachments are read). */
-  const working = useRef(0);
-  const [settled, setSettled] = useState(0);
-  const start = useCallback(
-    (text: string, mode: SubmitMode) => {
-      working.current += 1;
-      void dispatch(text, mode).finally(() => {
-        working.current -= 1;
-        setSettled((count) => count + 1);
-      });
-    },
-    [dispatch],
-  );
+  const queue = usePromptQueue({
+    dispatch,
+    busy: agent.busy,
+    paused: pending !== undefined,
+  });
 
   const submit = useCallback(
     (text: string, mode: SubmitMode): boolean => {
@@ -347,22 +337,11 @@ export function App(props: AppProps) {
       setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
       const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
       const runsWhileBusy = slash !== undefined && 'command' in slash && slash.command.whileBusy === true;
-      if ((agent.busy || working.current > 0 || queued.length > 0) && !runsWhileBusy) {
-        enqueue({ text, mode });
-        return true;
-      }
-      start(text, mode);
+      queue.send({ text, mode }, { now: runsWhileBusy });
       return true;
     },
-    [commands, agent.busy, addItem, props.inputHistory, question, queued, enqueue, start],
+    [commands, addItem, props.inputHistory, question, queue],
   );
-
-  useEffect(() => {
-    void settled;
-    if (agent.busy || working.current > 0 || pending) return;
-    const next = nextQueued();
-    if (next) start(next.text, next.mode);
-  }, [settled, agent.busy, pending, nextQueued, start]);
 
   const initial = useRef(props.initialPrompt);
   useEffect(() => {
@@ -494,7 +473,7 @@ export function App(props: AppProps) {
               />
             ) : null}
             {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
-            {pending ? null : <QueuedPrompts items={queued} width={columns} />}
+            {pending ? null : <QueuedPrompts items={queue.items} width={columns} />}
             {pending ? null : (
               <InputPrompt
                 commands={commands}
@@ -508,8 +487,8 @@ export function App(props: AppProps) {
                 onInterrupt={interrupt}
                 onExit={leave}
                 vimMode={vimMode}
-                queuedCount={queued.length}
-                onDropQueued={dropQueued}
+                queuedCount={queue.items.length}
+                onDropQueued={queue.dropLast}
               />
             )}
             <Footer
