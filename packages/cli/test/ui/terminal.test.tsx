@@ -213,8 +213,9 @@ describe('App with shell commands in a terminal', () => {
     app = ui;
     await ui.type('greet me');
     await ui.press(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Name?'));
-    await until(() => expect(ui.frame()).toContain('ctrl+f to type into the command'));
+    // The first shell command waits for the policy's parser to load (seconds on a busy machine).
+    await until(() => expect(ui.frame()).toContain('ctrl+f to type into the command'), 15_000);
+    await until(() => expect(ui.frame()).toMatch(/│ Name\?/));
     await ui.press(KEYS.ctrlF);
     await until(() => expect(ui.frame()).toContain('typing into the command'));
     await ui.press(KEYS.ctrlF);
@@ -230,6 +231,29 @@ describe('App with shell commands in a terminal', () => {
     expect(ui.frame()).toContain('hello, Ada');
     expect(ui.frame()).toContain('> later');
     expect(ui.generator.lastUserText()).toContain('hello, Ada');
+  });
+});
+
+describe('!command in a terminal', () => {
+  let app: ReturnType<typeof renderApp> | undefined;
+  afterEach(() => {
+    app?.cleanup();
+    app = undefined;
+  });
+
+  it("runs the person's own command in a terminal they can type into", async () => {
+    const ui = renderApp({ pty: true, approvalMode: 'yolo' });
+    app = ui;
+    await ui.type(`!read -p 'Color? ' c; echo "picked $c"`);
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('ctrl+f to type into the command'), 15_000);
+    await until(() => expect(ui.frame()).toMatch(/│ Color\?/));
+    await ui.press(KEYS.ctrlF);
+    await until(() => expect(ui.frame()).toContain('typing into the command'));
+    await ui.type('green');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('picked green'));
+    await until(() => expect(ui.frame()).toMatch(/✔ Shell .*· done/));
   });
 });
 

@@ -87,8 +87,9 @@ export const ToolCallBox = memo(function ToolCallBox({ call, width, maxBodyLines
 });
 
 function ToolBody({ call, maxLines, theme }: { call: ToolCallView; maxLines: number; theme: Theme }) {
+  // A screen exists only while the call's command runs in a terminal.
   const terminal = useTerminalScreen(call.callId);
-  if (call.status === 'executing' && terminal) {
+  if (terminal) {
     return (
       <TerminalView screen={terminal.screen} focused={terminal.focused} maxLines={Math.min(maxLines, 8)} />
     );

@@ -42,7 +42,7 @@ export interface PtyBackend {
   screen(size: { columns: number; rows: number }): ScreenEmulator;
 }
 
-/** Loads both libraries; undefined (with the reason) when they cannot be loaded here. */
+/** Loads both libraries, or says why they cannot be loaded here. */
 export async function loadPtyBackend(): Promise<{ backend: PtyBackend } | { error: string }> {
   try {
     const [ptyModule, xtermModule] = await Promise.all([
@@ -60,7 +60,7 @@ export async function loadPtyBackend(): Promise<{ backend: PtyBackend } | { erro
             cols: options.cols,
             rows: options.rows,
             cwd: options.cwd,
-            env: options.env as Record<string, string>,
+            env: definedOnly(options.env),
           }),
         screen: ({ columns, rows }) =>
           new xterm.Terminal({ cols: columns, rows, scrollback: 1000, allowProposedApi: true }),
@@ -69,4 +69,11 @@ export async function loadPtyBackend(): Promise<{ backend: PtyBackend } | { erro
   } catch (error) {
     return { error: (error as Error).message };
   }
+}
+
+/** node-pty writes every entry as `NAME=value`: an unset variable must be left out, not "undefined". */
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
+  return defined;
 }
