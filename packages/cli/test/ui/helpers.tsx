@@ -142,7 +142,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
         workspace: new Workspace({ roots: [workspace] }),
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
         shellInactivityTimeoutMs: 30_000,
-        ...(terminal ? { terminal } : {}),
+        ...(terminal ? { pseudoTerminal: terminal } : {}),
       },
       approvalMode: options.approvalMode ?? 'default',
       confirm: bridge.handler,
