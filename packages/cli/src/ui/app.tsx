@@ -386,67 +386,20 @@ export function App(props: AppProps) {
     <ThemeContext.Provider value={theme}>
       <HighlighterContext.Provider value={props.highlighter}>
         <TerminalScreensContext.Provider value={terminals}>
-        <Static key={staticKey} items={history}>
-          {(item) => (
-            <Box key={`${staticKey}:${item.id}`} width={columns}>
-              <HistoryItemView
-                item={item}
-                width={columns}
-                thoughtsExpanded={thoughtsExpanded}
-                maxToolLines={maxToolLines}
-              />
-            </Box>
-          )}
-        </Static>
-        <LiveTurn
-          blocks={agent.live}
-          width={columns}
-          maxRows={liveRows}
-          thoughtsExpanded={thoughtsExpanded}
-        />
-        <Box flexDirection="column" marginTop={1}>
-          {pending ? (
-            <ConfirmDialog
-              key={pending.request.call.callId}
-              pending={pending}
-              displayName={pendingName}
-              openEditor={openEditor}
-              width={columns}
-              maxPreviewLines={previewLines}
-              onCancelRequest={interrupt}
-              permanentApproval={permanentApproval(props.settings)}
-              sessionApproval={props.folderTrusted?.() ?? true}
-            />
-          ) : null}
-          {agent.busy && !pending ? (
-            <StatusLine
-              startedAt={agent.startedAt}
-              retry={agent.retry}
-              waitingForApproval={false}
-              waitingSince={agent.waitingSince}
-              hint={hint}
-            />
-          ) : null}
-          {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
-          {pending ? null : <QueuedPrompts items={queued} width={columns} />}
-          {pending ? null : (
-            <InputPrompt
-              commands={commands}
-              listFiles={props.listFiles}
-              history={inputHistory}
-              width={columns}
-              isActive={!pending && !shellFocused}
-              busy={agent.busy}
-              onSubmit={submit}
-              onCancel={agent.cancel}
-              onInterrupt={interrupt}
-              onExit={leave}
-              vimMode={vimMode}
-              queuedCount={queued.length}
-              onDropQueued={dropQueued}
-            />
-          )}
-          <Footer
+          <Static key={staticKey} items={history}>
+            {(item) => (
+              <Box key={`${staticKey}:${item.id}`} width={columns}>
+                <HistoryItemView
+                  item={item}
+                  width={columns}
+                  thoughtsExpanded={thoughtsExpanded}
+                  maxToolLines={maxToolLines}
+                />
+              </Box>
+            )}
+          </Static>
+          <LiveTurn
+            blocks={agent.live}
             width={columns}
             maxRows={liveRows}
             thoughtsExpanded={thoughtsExpanded}
@@ -461,6 +414,8 @@ export function App(props: AppProps) {
                 width={columns}
                 maxPreviewLines={previewLines}
                 onCancelRequest={interrupt}
+                permanentApproval={permanentApproval(props.settings)}
+                sessionApproval={props.folderTrusted?.() ?? true}
               />
             ) : null}
             {agent.busy && !pending ? (
