@@ -73,8 +73,9 @@ const { metafile } = await build({
   // cleared (thousands while one answer streams).
   define: { __KODO_VERSION__: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
   chunkNames: 'chunks/[name]-[hash]',
-  // Ink imports React DevTools only when DEV=true; kodo does not ship it.
-  external: ['react-devtools-core'],
+  // Ink imports React DevTools only when DEV=true; kodo does not ship it. node-pty loads its
+  // native binary (a per-platform package) relative to itself, so it stays in node_modules.
+  external: ['react-devtools-core', '@lydell/node-pty'],
   metafile: true,
   absWorkingDir: root,
 });

@@ -19,6 +19,7 @@ import {
   loadPolicyEngine,
   type McpManager,
   ProjectMemory,
+  type PseudoTerminal,
   projectTempDir,
   type ResolvedConfig,
   resolveConfig,
@@ -89,6 +90,8 @@ export interface CliSessionSetup {
   generator?: (model: string) => BuiltGenerator;
   /** Where foreground shell commands run (an editor's terminal over ACP); default: local processes. */
   terminals?: ExternalTerminals;
+  /** Runs foreground shell commands in a pseudo-terminal (the interactive UI); default: pipes. */
+  pseudoTerminal?: PseudoTerminal;
 }
 
 export interface CliSession {
@@ -223,6 +226,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       ...config.toolContext,
       ...(setup.textFiles ? { textFiles: setup.textFiles } : {}),
       ...(setup.terminals ? { terminals: setup.terminals } : {}),
+      ...(setup.pseudoTerminal ? { pseudoTerminal: setup.pseudoTerminal } : {}),
     },
     memory,
     ...skills,

@@ -218,6 +218,11 @@ export type { ExistingText } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
+export { AnsiStripper } from './tools/shell/ansi';
+export { closeLaunchFds, type Launch } from './tools/shell/launch';
+export { groupMembers, terminateGroup } from './tools/shell/process-group';
+export type { PseudoTerminal, PseudoTerminalRun } from './tools/shell/pseudo-terminal';
+export type { OutputSink, RunCommandResult } from './tools/shell/run-command';
 export type {
   ExternalTerminal,
   ExternalTerminals,

@@ -15,6 +15,7 @@ import { Footer } from './components/footer';
 import { HistoryItemView } from './components/history-item-view';
 import { InputPrompt, type SubmitMode } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
+import { QueuedPrompts } from './components/queued-prompts';
 import { StatusLine } from './components/status-line';
 import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
@@ -24,7 +25,14 @@ import { useAgent } from './hooks/use-agent';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { type QueuedPrompt, usePromptQueue } from './hooks/use-prompt-queue';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
+import {
+  SHELL_FOCUS_KEY,
+  TerminalScreensContext,
+  useScreens,
+  useTerminalKeys,
+} from './hooks/use-terminal-screens';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { expandAtReferences } from './input/at-references';
@@ -34,6 +42,7 @@ import { osc52Sequence } from './osc52';
 import { formatQuestion, type QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
 import { shellCommandNote } from './shell-note';
+import type { TerminalScreens } from './terminal/terminal-screens';
 import { resolveTheme, type ThemeName } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
@@ -60,6 +69,8 @@ export interface AppProps {
   resumedMessages?: readonly MessageRecord[];
   /** The shell sandbox in force, for the footer; absent when commands run unconfined. */
   sandbox?: SandboxView | undefined;
+  /** The screens of shell commands running in a pseudo-terminal; absent when they use pipes. */
+  terminals?: TerminalScreens;
   /** Replaces $EDITOR (tests). */
   openEditor?: EditorLauncher;
   /**
@@ -86,6 +97,7 @@ export function App(props: AppProps) {
   const { columns, rows } = useTerminalSize();
   const [session, setSession] = useState(props.session);
   const [themeName, setThemeName] = useState<ThemeName>(props.themeName);
+  const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
   const theme = useMemo(() => resolveTheme(themeName, env), [themeName, env]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
   const nextId = useRef(1);
@@ -107,6 +119,11 @@ export function App(props: AppProps) {
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
   const pending = useConfirmation(bridge);
+  const terminals = props.terminals;
+  // While a command has the focus (Ctrl+F) the keys are its own; the prompt and shortcuts wait.
+  const shellFocused = useScreens(terminals).focused !== undefined;
+  useTerminalKeys(terminals, shellFocused);
+  useEffect(() => terminals?.resizeAll(columns, rows), [terminals, columns, rows]);
   const question = useSyncExternalStore(
     (listener) => props.questions?.subscribe(listener) ?? (() => undefined),
     () => props.questions?.current(),
@@ -240,6 +257,8 @@ export function App(props: AppProps) {
         cwd,
         env,
         themeName,
+        vimMode,
+        setVimMode,
         addItem,
         setTheme: (name) => {
           setThemeName(name);
@@ -255,7 +274,7 @@ export function App(props: AppProps) {
         },
         exit: leave,
       };
-      Promise.resolve(command.run(context)).catch((error: unknown) =>
+      return Promise.resolve(command.run(context)).catch((error: unknown) =>
         addItem({
           kind: 'info',
           tone: 'error',
@@ -271,6 +290,7 @@ export function App(props: AppProps) {
       cwd,
       env,
       themeName,
+      vimMode,
       addItem,
       refreshStatic,
       newSession,
@@ -280,6 +300,32 @@ export function App(props: AppProps) {
     ],
   );
 
+  /** What a line does — a command, a shell command or a prompt — whether typed now or queued. */
+  const dispatch = useCallback(
+    async ({ text, mode }: QueuedPrompt): Promise<void> => {
+      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
+      if (slash && 'unknown' in slash) {
+        addItem({
+          kind: 'info',
+          tone: 'error',
+          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
+        });
+        return;
+      }
+      if (slash) await runCommand(slash.command, slash.args);
+      else if (mode === 'shell') await runShell(text);
+      else if (text.startsWith('!') && text.length > 1) await runShell(text.slice(1));
+      else await runPrompt(text);
+    },
+    [commands, addItem, runCommand, runShell, runPrompt],
+  );
+
+  const queue = usePromptQueue({
+    dispatch,
+    busy: agent.busy,
+    paused: pending !== undefined,
+  });
+
   const submit = useCallback(
     (text: string, mode: SubmitMode): boolean => {
       if (question) {
@@ -288,28 +334,13 @@ export function App(props: AppProps) {
         question.answer(text);
         return true;
       }
-      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
-      if (slash && 'unknown' in slash) {
-        addItem({
-          kind: 'info',
-          tone: 'error',
-          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
-        });
-        return true;
-      }
-      const runsWhileBusy = slash?.command.whileBusy === true;
-      if (agent.busy && !runsWhileBusy) {
-        setHint('A request is running: wait for it, or press Esc to cancel it.');
-        return false;
-      }
       setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
-      if (slash) runCommand(slash.command, slash.args);
-      else if (mode === 'shell') void runShell(text);
-      else if (text.startsWith('!') && text.length > 1) void runShell(text.slice(1));
-      else void runPrompt(text);
+      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
+      const runsWhileBusy = slash !== undefined && 'command' in slash && slash.command.whileBusy === true;
+      queue.send({ text, mode }, { now: runsWhileBusy });
       return true;
     },
-    [commands, agent.busy, addItem, props.inputHistory, runCommand, runShell, runPrompt, question],
+    [commands, addItem, props.inputHistory, question, queue],
   );
 
   const initial = useRef(props.initialPrompt);
@@ -321,6 +352,12 @@ export function App(props: AppProps) {
 
   useKeyHandler(
     (input, key) => {
+      // Stays subscribed while a command has the keys, so the terminal stays in raw mode.
+      if (shellFocused) return;
+      if (input === SHELL_FOCUS_KEY || (key.ctrl && input === 'f')) {
+        terminals?.toggleFocus();
+        return;
+      }
       if (key.tab && key.shift) {
         const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
@@ -348,80 +385,86 @@ export function App(props: AppProps) {
   return (
     <ThemeContext.Provider value={theme}>
       <HighlighterContext.Provider value={props.highlighter}>
-        <Static key={staticKey} items={history}>
-          {(item) => (
-            <Box key={`${staticKey}:${item.id}`} width={columns}>
-              <HistoryItemView
-                item={item}
-                width={columns}
-                thoughtsExpanded={thoughtsExpanded}
-                maxToolLines={maxToolLines}
-              />
-            </Box>
-          )}
-        </Static>
-        <LiveTurn
-          blocks={agent.live}
-          width={columns}
-          maxRows={liveRows}
-          thoughtsExpanded={thoughtsExpanded}
-        />
-        <Box flexDirection="column" marginTop={1}>
-          {pending ? (
-            <ConfirmDialog
-              key={pending.request.call.callId}
-              pending={pending}
-              displayName={pendingName}
-              openEditor={openEditor}
-              width={columns}
-              maxPreviewLines={previewLines}
-              onCancelRequest={interrupt}
-              permanentApproval={permanentApproval(props.settings)}
-              sessionApproval={props.folderTrusted?.() ?? true}
-            />
-          ) : null}
-          {agent.busy && !pending ? (
-            <StatusLine
-              startedAt={agent.startedAt}
-              retry={agent.retry}
-              waitingForApproval={false}
-              waitingSince={agent.waitingSince}
-              hint={hint}
-            />
-          ) : null}
-          {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
-          {pending ? null : (
-            <InputPrompt
-              commands={commands}
-              listFiles={props.listFiles}
-              history={inputHistory}
-              width={columns}
-              isActive={!pending}
-              busy={agent.busy}
-              onSubmit={submit}
-              onCancel={agent.cancel}
-              onInterrupt={interrupt}
-              onExit={leave}
-            />
-          )}
-          <Footer
+        <TerminalScreensContext.Provider value={terminals}>
+          <Static key={staticKey} items={history}>
+            {(item) => (
+              <Box key={`${staticKey}:${item.id}`} width={columns}>
+                <HistoryItemView
+                  item={item}
+                  width={columns}
+                  thoughtsExpanded={thoughtsExpanded}
+                  maxToolLines={maxToolLines}
+                />
+              </Box>
+            )}
+          </Static>
+          <LiveTurn
+            blocks={agent.live}
             width={columns}
-            info={{
-              model: session.model,
-              contextUsed: agent.lastUsage?.promptTokenCount
-                ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
-                  contextWindow(session.model)
-                : undefined,
-              inputTokens: totals.tokens.prompt,
-              outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
-              cost: sessionCost(session.stats.snapshot()),
-              cwd,
-              branch,
-              approvalMode,
-              sandbox: sandboxLabel,
-            }}
+            maxRows={liveRows}
+            thoughtsExpanded={thoughtsExpanded}
           />
-        </Box>
+          <Box flexDirection="column" marginTop={1}>
+            {pending ? (
+              <ConfirmDialog
+                key={pending.request.call.callId}
+                pending={pending}
+                displayName={pendingName}
+                openEditor={openEditor}
+                width={columns}
+                maxPreviewLines={previewLines}
+                onCancelRequest={interrupt}
+                permanentApproval={permanentApproval(props.settings)}
+                sessionApproval={props.folderTrusted?.() ?? true}
+              />
+            ) : null}
+            {agent.busy && !pending ? (
+              <StatusLine
+                startedAt={agent.startedAt}
+                retry={agent.retry}
+                waitingForApproval={false}
+                waitingSince={agent.waitingSince}
+                hint={hint}
+              />
+            ) : null}
+            {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
+            {pending ? null : <QueuedPrompts items={queue.items} width={columns} />}
+            {pending ? null : (
+              <InputPrompt
+                commands={commands}
+                listFiles={props.listFiles}
+                history={inputHistory}
+                width={columns}
+                isActive={!pending && !shellFocused}
+                busy={agent.busy}
+                onSubmit={submit}
+                onCancel={agent.cancel}
+                onInterrupt={interrupt}
+                onExit={leave}
+                vimMode={vimMode}
+                queuedCount={queue.items.length}
+                onDropQueued={queue.dropLast}
+              />
+            )}
+            <Footer
+              width={columns}
+              info={{
+                model: session.model,
+                contextUsed: agent.lastUsage?.promptTokenCount
+                  ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
+                    contextWindow(session.model)
+                  : undefined,
+                inputTokens: totals.tokens.prompt,
+                outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
+                cost: sessionCost(session.stats.snapshot()),
+                cwd,
+                branch,
+                approvalMode,
+                sandbox: sandboxLabel,
+              }}
+            />
+          </Box>
+        </TerminalScreensContext.Provider>
       </HighlighterContext.Provider>
     </ThemeContext.Provider>
   );

@@ -14,6 +14,8 @@ import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
+import { PtyTerminal } from './terminal/pty-terminal';
+import { TerminalScreens } from './terminal/terminal-screens';
 import type { ThemeName } from './theme';
 
 export interface InteractiveContext {
@@ -41,6 +43,12 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const bridge = new ConfirmationBridge();
   const questions = new QuestionBridge();
   const warn = (message: string) => stderr.write(`[WARNING] ${message}\n`);
+  // Shell commands run in a pseudo-terminal the person can watch and type into.
+  const terminals = new TerminalScreens();
+  const terminal = new PtyTerminal({
+    screens: terminals,
+    size: () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 }),
+  });
   const build = (sessionId: string, resume?: SessionStart['resume']): Promise<CliSession> =>
     createCliSession({
       args,
@@ -50,6 +58,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       sessionId,
       confirm: bridge.handler,
       askUser: questions.handler,
+      pseudoTerminal: terminal,
       ...(resume ? { resume } : {}),
       onSessionWarning: warn,
       onWarning: warn,
@@ -96,6 +105,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       },
       bridge,
       questions,
+      terminals,
       commands: allCommands(created, context),
       settings,
       version: context.version,

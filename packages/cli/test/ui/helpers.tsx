@@ -9,6 +9,7 @@ import {
   lazyBuiltinTools,
   type MessageRecord,
   Session,
+  type Settings,
   ToolRegistry,
   Workspace,
 } from '@kodo/core/engine';
@@ -20,6 +21,8 @@ import type { EditorLauncher } from '../../src/ui/editor';
 import type { SandboxView } from '../../src/ui/hooks/use-sandbox-label';
 import type { Highlighter } from '../../src/ui/markdown/highlight';
 import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
+import { PtyTerminal } from '../../src/ui/terminal/pty-terminal';
+import { TerminalScreens } from '../../src/ui/terminal/terminal-screens';
 
 export const KEYS = {
   enter: '\r',
@@ -35,6 +38,7 @@ export const KEYS = {
   ctrlD: '\u0004',
   ctrlR: '\u0012',
   ctrlT: '\u0014',
+  ctrlF: '\u0006',
 } as const;
 
 export const text = (value: string): GenerateResponse => ({
@@ -112,6 +116,10 @@ export interface AppHarnessOptions {
   env?: NodeJS.ProcessEnv;
   resumedMessages?: MessageRecord[];
   sandbox?: SandboxView;
+  /** Shell commands in a real pseudo-terminal (as the interactive UI runs them). */
+  pty?: boolean;
+  /** Settings beyond the model name. */
+  settings?: Settings;
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
@@ -121,6 +129,10 @@ export function renderApp(options: AppHarnessOptions = {}) {
   const bridge = new ConfirmationBridge();
   const tools = new ToolRegistry(lazyBuiltinTools());
   const sessions: Session[] = [];
+  const terminals = options.pty ? new TerminalScreens() : undefined;
+  const terminal = terminals
+    ? new PtyTerminal({ screens: terminals, size: () => ({ columns: 100, rows: 30 }) })
+    : undefined;
   const makeSession = () => {
     const session = new Session({
       generator,
@@ -130,6 +142,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
         workspace: new Workspace({ roots: [workspace] }),
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
         shellInactivityTimeoutMs: 30_000,
+        ...(terminal ? { pseudoTerminal: terminal } : {}),
       },
       approvalMode: options.approvalMode ?? 'default',
       confirm: bridge.handler,
@@ -151,7 +164,10 @@ export function renderApp(options: AppHarnessOptions = {}) {
       createSession={async () => makeSession()}
       bridge={bridge}
       commands={builtinCommands()}
-      settings={{ merged: { model: { name: 'gemini-2.5-pro' } }, sources: ['/home/me/.kodo/settings.json'] }}
+      settings={{
+        merged: { ...options.settings, model: { name: 'gemini-2.5-pro' } },
+        sources: ['/home/me/.kodo/settings.json'],
+      }}
       version="9.9.9"
       cwd={workspace}
       env={options.env ?? {}}
@@ -168,6 +184,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       initialPrompt={options.initialPrompt}
       {...(options.resumedMessages ? { resumedMessages: options.resumedMessages } : {})}
       {...(options.sandbox ? { sandbox: options.sandbox } : {})}
+      {...(terminals ? { terminals } : {})}
       {...(options.openEditor ? { openEditor: options.openEditor } : {})}
       onExit={(id) => exits.push(id)}
     />,
@@ -178,6 +195,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
     generator,
     bridge,
     sessions,
+    terminals,
     history,
     exits,
     /** Types keys one event at a time, letting the UI settle in between. */

@@ -47,6 +47,7 @@ const generalSchema = group({
   defaultApprovalMode: z.enum(['default', 'auto_edit', 'plan']),
   maxAttempts: wholeNumber().min(1),
   checkpointing: group({ enabled: z.boolean(), shell: z.boolean() }),
+  vimMode: z.boolean(),
 });
 
 const securitySchema = safety(

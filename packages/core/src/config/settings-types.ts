@@ -74,6 +74,8 @@ export interface GeneralSettings {
   maxAttempts?: number;
   /** Snapshots before file-changing tool calls (`/restore`, `/rewind`); `shell` adds shell commands. */
   checkpointing?: { enabled?: boolean; shell?: boolean };
+  /** Vim keybindings in the interactive input (`/vim` toggles and saves it). */
+  vimMode?: boolean;
 }
 
 export interface SecuritySettings {

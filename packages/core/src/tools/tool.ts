@@ -26,6 +26,7 @@ export {
 
 import type { FileFiltering } from './file-filtering';
 import type { ShellServices } from './shell/background-jobs';
+import type { PseudoTerminal } from './shell/pseudo-terminal';
 import type { ExternalTerminals } from './shell/terminal';
 import type { TextFileAccess } from './text-files';
 import type { WebSearchBackend } from './web/search-api';
@@ -92,6 +93,8 @@ export interface ToolContext {
   agents?: AgentInvoker | undefined;
   /** The session's background jobs and the output cap the shell applies while a command runs. */
   shell?: ShellServices;
+  /** Runs foreground shell commands in a pseudo-terminal (the interactive UI); absent: pipes. */
+  pseudoTerminal?: PseudoTerminal;
   /** The session's approval mode, for `enter_plan_mode` and `exit_plan_mode`. */
   approvalMode?: ApprovalModeAccess;
   /** Where plans are written in plan mode (`<project temp>/<session>/plans`). */

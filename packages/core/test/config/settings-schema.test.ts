@@ -61,6 +61,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     defaultApprovalMode: 'auto_edit',
     maxAttempts: 3,
     checkpointing: { enabled: true, shell: false },
+    vimMode: true,
   },
   security: {
     folderTrust: { enabled: true, untrustedHeadless: 'restricted' },

@@ -19,6 +19,7 @@ import {
 import { permissionsCommand } from './permissions-command';
 import { clearCommand, copyCommand, modelCommand, quitCommand, themeCommand } from './session-commands';
 import type { SlashCommand } from './types';
+import { vimCommand } from './vim-command';
 
 /** The built-in slash commands, in the order /help lists them. */
 export function builtinCommands(options: { mcp?: () => McpManager | undefined } = {}): SlashCommand[] {
@@ -41,6 +42,7 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     settingsCommand,
     permissionsCommand,
     themeCommand,
+    vimCommand,
     aboutCommand,
     quitCommand,
   );

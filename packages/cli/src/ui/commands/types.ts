@@ -20,6 +20,9 @@ export interface CommandContext {
   /** The text of the latest model answer, if any. */
   lastAnswer(): string | undefined;
   copyToClipboard(text: string): void;
+  /** Whether the input has vim keybindings (`/vim`). */
+  vimMode: boolean;
+  setVimMode(enabled: boolean): void;
   /** Sends a prompt to the model as if typed; `display` is what the history shows. */
   sendPrompt(input: string | Part[], display: string): Promise<void>;
   exit(): void;

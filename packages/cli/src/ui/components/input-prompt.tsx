@@ -13,6 +13,7 @@ import {
 } from '../input/history-navigation';
 import { expandPastes, normalizePaste, pastePlaceholder, shouldCollapsePaste } from '../input/paste';
 import * as edit from '../input/text-buffer';
+import { enterNormal, normalKey, type VimMode } from '../input/vim';
 import { CompletionList } from './completion-list';
 import { InputView } from './input-view';
 
@@ -35,6 +36,11 @@ interface Props {
   onInterrupt(): void;
   /** Ctrl+D on an empty prompt. */
   onExit(): void;
+  /** Vim keybindings (`/vim`): Esc enters normal mode, `i`/`a`/`o`… go back to inserting. */
+  vimMode?: boolean;
+  /** Prompts typed ahead and waiting for the turn to end; Esc removes the last one first. */
+  queuedCount?: number;
+  onDropQueued?(): void;
 }
 
 interface SearchState {
@@ -52,6 +58,10 @@ interface EditorState {
   pastes: ReadonlyMap<string, string>;
   /** The person moved through the suggestions (Enter then accepts instead of sending). */
   navigated: boolean;
+  /** Vim's mode, when vim keybindings are on. */
+  vim: VimMode;
+  /** The first key of a two-key vim command (`d` of `dd`). */
+  vimPending: string;
 }
 
 const INITIAL_STATE: EditorState = {
@@ -61,6 +71,8 @@ const INITIAL_STATE: EditorState = {
   search: undefined,
   pastes: new Map(),
   navigated: false,
+  vim: 'insert',
+  vimPending: '',
 };
 
 const BRACKETED_PASTE_START = '[200~';
@@ -75,6 +87,8 @@ const SHIFT_ENTER = new Set(['[13;2u', '[27;2;13~']);
  */
 export function InputPrompt(props: Props) {
   const { commands, listFiles, history, width, isActive, busy } = props;
+  const vimMode = props.vimMode === true;
+  const queuedCount = props.queuedCount ?? 0;
   const theme = useTheme();
   // Several key events can arrive in one tick (before React re-renders), so handlers read and
   // write the latest state through a ref; a counter makes React render it.
@@ -122,6 +136,33 @@ export function InputPrompt(props: Props) {
     change(
       edit.replaceBeforeCursor(state.current.buffer, completion.replaceLength, suggestion.value + trailing),
     );
+  };
+
+  /** A key in vim's normal mode; false when it keeps its usual meaning (arrows, Ctrl keys, Esc). */
+  const handleNormalKey = (input: string, key: Key): boolean => {
+    if (key.escape || key.ctrl || key.meta || key.tab) return false;
+    if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return false;
+    if (key.home || key.end || key.pageUp || key.pageDown) return false;
+    if (key.return && (key.shift || key.meta)) return false;
+    const { buffer: current, vimPending } = state.current;
+    const name = key.return ? 'enter' : key.backspace || key.delete ? 'h' : input;
+    // Each character of a chunk (typed fast, or pasted) is a command of its own.
+    let next = { buffer: current, mode: 'normal' as VimMode, pending: vimPending };
+    for (const char of name === 'enter' ? ['enter'] : Array.from(name)) {
+      if (next.mode === 'insert') {
+        next = { ...next, buffer: edit.insert(next.buffer, char) };
+        continue;
+      }
+      const result = normalKey(next, char);
+      if (result.submit) {
+        update({ buffer: next.buffer, vimPending: '' });
+        submit();
+        return true;
+      }
+      next = { buffer: result.buffer, mode: result.mode, pending: result.pending };
+    }
+    update({ buffer: next.buffer, vim: next.mode, vimPending: next.pending, navigated: false });
+    return true;
   };
 
   const handleSearchKey = (input: string, key: Key, search: SearchState) => {
@@ -179,8 +220,13 @@ export function InputPrompt(props: Props) {
         else change(edit.deleteForward(buffer));
         return;
       }
+      if (vimMode && state.current.vim === 'normal' && handleNormalKey(input, key)) return;
       if (key.escape) {
         if (completion.open) completion.dismiss();
+        else if (vimMode && state.current.vim === 'insert') {
+          const normal = enterNormal(buffer);
+          update({ buffer: normal.buffer, vim: 'normal', vimPending: '' });
+        } else if (queuedCount > 0) props.onDropQueued?.();
         else if (busy) props.onCancel();
         else if (shellMode && buffer.text === '') update({ shellMode: false });
         return;
@@ -274,7 +320,9 @@ export function InputPrompt(props: Props) {
             : shellMode
               ? 'shell command (esc to leave shell mode)'
               : busy
-                ? 'type ahead… (esc cancels the request)'
+                ? queuedCount > 0
+                  ? 'type ahead… (esc removes the last queued prompt)'
+                  : 'type ahead… (queued until the turn ends; esc cancels the request)'
                 : 'Type your message, @path to attach, / for commands'
         }
         width={width}
@@ -282,6 +330,11 @@ export function InputPrompt(props: Props) {
       />
       {completion.open && isActive && !search ? (
         <CompletionList suggestions={completion.suggestions} selected={completion.selected} width={width} />
+      ) : null}
+      {vimMode && !search ? (
+        <Text color={state.current.vim === 'normal' ? theme.accent : theme.muted}>
+          {state.current.vim === 'normal' ? ' [NORMAL]' : ' [INSERT]'}
+        </Text>
       ) : null}
       {shellMode && !search ? (
         <Text color={theme.warning}> shell mode: commands run in the workspace, approval applies</Text>

@@ -1,10 +1,12 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
+import { useTerminalScreen } from '../hooks/use-terminal-screens';
 import { useTheme } from '../hooks/use-theme';
 import { lastLines, sanitizeForTerminal } from '../sanitize';
 import type { Theme } from '../theme';
 import type { ToolCallView } from '../types';
 import { DiffView, isUnifiedDiff } from './diff-view';
+import { TerminalView } from './terminal-view';
 
 interface Props {
   call: ToolCallView;
@@ -85,6 +87,13 @@ export const ToolCallBox = memo(function ToolCallBox({ call, width, maxBodyLines
 });
 
 function ToolBody({ call, maxLines, theme }: { call: ToolCallView; maxLines: number; theme: Theme }) {
+  // A screen exists only while the call's command runs in a terminal.
+  const terminal = useTerminalScreen(call.callId);
+  if (terminal) {
+    return (
+      <TerminalView screen={terminal.screen} focused={terminal.focused} maxLines={Math.min(maxLines, 8)} />
+    );
+  }
   if (call.status === 'executing' && call.liveOutput) {
     const tail = lastLines(sanitizeForTerminal(call.liveOutput), Math.min(maxLines, 6));
     return <Text color={theme.muted}>{tail.text}</Text>;

@@ -152,18 +152,24 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
     spillPath: () => (limit.spillDir ? spillFile(limit.spillDir) : undefined),
     maxSavedChars: bounds.maxSavedChars,
   });
-  const result = await runCommand({
+  const run = {
     maxOutputChars: bounds.maxOutputChars,
     maxDurationMs: bounds.maxDurationMs,
-    command: params.command,
     cwd,
     env,
     signal: options.signal,
     inactivityTimeoutMs: ctx.shellInactivityTimeoutMs,
     sink: collector,
     launch,
-    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-  });
+  };
+  // In a terminal when the front end has one (the person can watch and type); else pipes.
+  const result =
+    (await ctx.pseudoTerminal?.run({ ...run, callId: options.callId })) ??
+    (await runCommand({
+      ...run,
+      command: params.command,
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+    }));
   return formatResult(result, collector, {
     limitChars: limit.chars,
     timeoutMs: ctx.shellInactivityTimeoutMs,

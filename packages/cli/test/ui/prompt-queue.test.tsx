@@ -1,0 +1,123 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueuedPrompts } from '../../src/ui/components/queued-prompts';
+import { finish, KEYS, renderApp, text } from './helpers';
+
+type Harness = ReturnType<typeof renderApp>;
+let app: Harness | undefined;
+afterEach(() => {
+  app?.cleanup();
+  app = undefined;
+});
+
+const until = (check: () => void, timeout = 5_000) => vi.waitFor(check, { timeout, interval: 20 });
+
+/** A first answer slow enough to type behind, then quick ones. */
+const slowThenQuick = (...answers: string[]) => [
+  {
+    chunks: [text('slow 1. '), text('slow 2. '), text('slow 3. '), text('slow-done'), finish()],
+    delayMs: 250,
+  },
+  ...answers.map((answer) => ({ chunks: [text(answer), finish()] })),
+];
+
+describe('type-ahead queue', () => {
+  it('queues prompts typed while a turn runs, shows them, and sends them in order when it ends', async () => {
+    const ui = renderApp({ turns: slowThenQuick('answer two', 'answer three') });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.type('two');
+    await ui.press(KEYS.enter);
+    await ui.type('three');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Queued (2)'));
+    expect(ui.frame()).toMatch(/› two\n.*› three/);
+    // Nothing was sent while the first turn ran.
+    expect(ui.generator.requests).toHaveLength(1);
+    await until(() => expect(ui.frame()).toContain('answer three'));
+    const frame = ui.frame();
+    expect(frame).not.toContain('Queued (');
+    expect(frame.indexOf('slow-done')).toBeLessThan(frame.indexOf('> two'));
+    expect(frame.indexOf('answer two')).toBeLessThan(frame.indexOf('> three'));
+    const sent = ui.generator.requests.map((request) => {
+      const user = request.contents.filter((content) => content.role === 'user').at(-1);
+      return user?.parts.map((part) => part.text ?? '').join('');
+    });
+    expect(sent).toEqual(['one', 'two', 'three']);
+    // Queued lines are in the input history like any typed line, in the order typed.
+    expect(ui.history).toEqual(['one', 'two', 'three']);
+  });
+
+  it('Esc removes the newest queued prompt first and cancels the turn only once the queue is empty', async () => {
+    const ui = renderApp({ turns: slowThenQuick('answer kept') });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.type('kept');
+    await ui.press(KEYS.enter);
+    await ui.type('dropped');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Queued (2)'));
+    await ui.press(KEYS.escape);
+    await until(() => expect(ui.frame()).toContain('Queued (1)'));
+    expect(ui.frame()).not.toContain('› dropped');
+    expect(ui.frame()).not.toContain('Request cancelled');
+    await until(() => expect(ui.frame()).toContain('answer kept'));
+    expect(ui.frame()).toContain('slow-done');
+    expect(ui.generator.requests).toHaveLength(2);
+  });
+
+  it('Esc with an empty queue still cancels the running request', async () => {
+    const ui = renderApp({ turns: slowThenQuick() });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.press(KEYS.escape);
+    await until(() => expect(ui.frame()).toContain('Request cancelled'));
+  });
+
+  it('runs a queued slash command through the same path as a typed one, in its place in the queue', async () => {
+    const ui = renderApp({ turns: slowThenQuick('answer after') });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.type('/nosuchcommand');
+    await ui.press(KEYS.enter);
+    await ui.type('after');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Queued (2)'));
+    // An unknown command is reported when its turn comes, not sent to the model.
+    expect(ui.frame()).not.toContain('Unknown command');
+    await until(() => expect(ui.frame()).toContain('answer after'));
+    const frame = ui.frame();
+    expect(frame.indexOf('slow-done')).toBeLessThan(frame.indexOf('Unknown command: /nosuchcommand'));
+    expect(frame.indexOf('Unknown command: /nosuchcommand')).toBeLessThan(frame.indexOf('> after'));
+    expect(ui.generator.requests).toHaveLength(2);
+  });
+});
+
+describe('QueuedPrompts', () => {
+  it('lists the waiting lines one per row, shell commands marked, nothing when empty', () => {
+    const shown = render(
+      <QueuedPrompts
+        items={[
+          { text: 'first\nsecond line', mode: 'prompt' },
+          { text: 'ls -la', mode: 'shell' },
+        ]}
+        width={60}
+      />,
+    );
+    expect(shown.lastFrame()).toContain('Queued (2)');
+    expect(shown.lastFrame()).toContain('› first ⏎ second line');
+    expect(shown.lastFrame()).toContain('! ls -la');
+    shown.unmount();
+    const empty = render(<QueuedPrompts items={[]} width={60} />);
+    expect(empty.lastFrame()).toBe('');
+    empty.unmount();
+  });
+});
