@@ -25,7 +25,7 @@ import { useAgent } from './hooks/use-agent';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
-import { type QueuedPrompt, usePromptQueue } from './hooks/use-prompt-queue';
+import { type PromptQueue, type QueuedPrompt, usePromptQueue } from './hooks/use-prompt-queue';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import {
   SHELL_FOCUS_KEY,
@@ -169,9 +169,20 @@ export function App(props: AppProps) {
     exit();
   }, [agent, props, session, exit]);
 
-  /** Ctrl+C: cancels a running request; twice within two seconds exits. */
+  /** Set once the queue exists (below): Ctrl+C drops what was queued behind the turn it stops. */
+  const queueRef = useRef<PromptQueue | undefined>(undefined);
+
+  /** Ctrl+C: cancels a running request and the queued lines; twice within two seconds exits. */
   const interrupt = useCallback(() => {
     agent.cancel();
+    const dropped = queueRef.current?.clear() ?? 0;
+    if (dropped > 0) {
+      addItem({
+        kind: 'info',
+        tone: 'warning',
+        text: `Dropped ${dropped} queued ${dropped === 1 ? 'prompt' : 'prompts'}.`,
+      });
+    }
     const now = Date.now();
     if (now - exitArmedAt.current < EXIT_ARM_MS) {
       leave();
@@ -180,7 +191,7 @@ export function App(props: AppProps) {
     exitArmedAt.current = now;
     setHint('Press Ctrl+C again to exit.');
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
-  }, [agent, leave]);
+  }, [agent, leave, addItem]);
 
   const openEditor = useMemo<EditorLauncher>(
     () =>
@@ -325,6 +336,7 @@ export function App(props: AppProps) {
     busy: agent.busy,
     paused: pending !== undefined,
   });
+  queueRef.current = queue;
 
   const submit = useCallback(
     (text: string, mode: SubmitMode): boolean => {

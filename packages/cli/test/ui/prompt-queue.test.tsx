@@ -80,6 +80,27 @@ describe('type-ahead queue', () => {
     await until(() => expect(ui.frame()).toContain('Request cancelled'));
   });
 
+  it('Ctrl+C stops the turn and drops what was queued behind it, saying so', async () => {
+    const ui = renderApp({ turns: slowThenQuick('never sent') });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.type('two');
+    await ui.press(KEYS.enter);
+    await ui.type('three');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Queued (2)'));
+    await ui.press(KEYS.ctrlC);
+    await until(() => expect(ui.frame()).toContain('Dropped 2 queued prompts.'));
+    await until(() => expect(ui.frame()).toContain('Request cancelled'));
+    expect(ui.frame()).not.toContain('Queued (');
+    // Give a wrongly kept queue the time to send: nothing more reaches the model.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ui.generator.requests).toHaveLength(1);
+    expect(ui.frame()).not.toContain('never sent');
+  });
+
   it('runs a queued slash command through the same path as a typed one, in its place in the queue', async () => {
     const ui = renderApp({ turns: slowThenQuick('answer after') });
     app = ui;

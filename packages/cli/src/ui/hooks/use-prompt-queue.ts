@@ -14,6 +14,8 @@ export interface PromptQueue {
   send(line: QueuedPrompt, options?: { now?: boolean }): void;
   /** Removes the newest waiting line (Esc); false when there was none. */
   dropLast(): boolean;
+  /** Removes every waiting line (Ctrl+C stops the turn and what was queued behind it); how many. */
+  clear(): number;
 }
 
 interface Options {
@@ -70,6 +72,14 @@ export function usePromptQueue({ dispatch, busy, paused }: Options): PromptQueue
     return true;
   }, [publish]);
 
+  const clear = useCallback(() => {
+    const dropped = entries.current.length;
+    if (dropped === 0) return 0;
+    entries.current = [];
+    publish();
+    return dropped;
+  }, [publish]);
+
   useEffect(() => {
     void settled; // re-checked each time a dispatched line is over
     if (busy || paused || working.current > 0) return;
@@ -79,5 +89,5 @@ export function usePromptQueue({ dispatch, busy, paused }: Options): PromptQueue
     start(next);
   }, [settled, busy, paused, start, publish]);
 
-  return useMemo(() => ({ items, send, dropLast }), [items, send, dropLast]);
+  return useMemo(() => ({ items, send, dropLast, clear }), [items, send, dropLast, clear]);
 }
