@@ -56,6 +56,7 @@ export type {
   CustomCommand,
   Extensibility,
   Extension,
+  ExtensionSettingDecl,
   SkillDefinition,
   TemplateServices,
   TemplateShellResult,

@@ -42,6 +42,7 @@ export type { Extension, InstallMetadata } from './extension';
 export {
   contentsOf,
   ExtensionInstallError,
+  type InstalledExtension,
   installExtension,
   isGitSource,
   type UpdateOutcome,
@@ -55,4 +56,12 @@ export {
   loadExtensibility,
 } from './load';
 export { type ExtensionLocations, extensionLocations } from './locations';
+export type { ExtensionSettingDecl } from './manifest';
+export {
+  readSettingValues,
+  type SettingPlace,
+  type SettingScope,
+  secretsFile,
+  writeSetting,
+} from './settings-store';
 export { substituteVariables } from './variables';

@@ -55,6 +55,7 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
     locations: extensionLocations(options.env),
     cwd: options.cwd,
     env: options.env,
+    trusted: options.trusted,
   });
   const warnings = [...found.warnings];
   const extensions = applySelection(found.extensions, options.only);
