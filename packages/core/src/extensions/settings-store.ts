@@ -68,8 +68,18 @@ export function writeSetting(
   if (setting.sensitive) {
     const file = secretsFile(place.env);
     const all = readSecrets(place.env);
-    const entry = (all[place.name] ??= {});
-    const target = scope === 'user' ? (entry.user ??= {}) : ((entry.workspaces ??= {})[place.cwd] ??= {});
+    const entry = all[place.name] ?? {};
+    all[place.name] = entry;
+    let target: Record<string, string>;
+    if (scope === 'user') {
+      target = entry.user ?? {};
+      entry.user = target;
+    } else {
+      const workspaces = entry.workspaces ?? {};
+      entry.workspaces = workspaces;
+      target = workspaces[place.cwd] ?? {};
+      workspaces[place.cwd] = target;
+    }
     if (value === '') delete target[setting.envVar];
     else target[setting.envVar] = value;
     writePrivate(file, `${JSON.stringify(all, null, 2)}\n`);
