@@ -20,6 +20,7 @@ import type { EditorLauncher } from '../../src/ui/editor';
 import type { SandboxView } from '../../src/ui/hooks/use-sandbox-label';
 import type { Highlighter } from '../../src/ui/markdown/highlight';
 import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
+import { QuestionBridge } from '../../src/ui/question-bridge';
 
 export const KEYS = {
   enter: '\r',
@@ -119,6 +120,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-ui-')));
   const generator = new ScriptedGenerator(options.turns ?? []);
   const bridge = new ConfirmationBridge();
+  const questions = new QuestionBridge();
   const tools = new ToolRegistry(lazyBuiltinTools());
   const sessions: Session[] = [];
   const makeSession = () => {
@@ -130,6 +132,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
         workspace: new Workspace({ roots: [workspace] }),
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
         shellInactivityTimeoutMs: 30_000,
+        askUser: questions.handler,
       },
       approvalMode: options.approvalMode ?? 'default',
       confirm: bridge.handler,
@@ -150,6 +153,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       tools={tools}
       createSession={async () => makeSession()}
       bridge={bridge}
+      questions={questions}
       commands={builtinCommands()}
       settings={{ merged: { model: { name: 'gemini-2.5-pro' } }, sources: ['/home/me/.kodo/settings.json'] }}
       version="9.9.9"
