@@ -139,7 +139,7 @@ export function QuestionDialog({ pending, width, onCancelRequest }: Props) {
         <Box>
           {questions.map((entry, at) => (
             <Text
-              key={`${at}:${entry.header}`}
+              key={`${entry.header}\u0000${entry.question}`}
               inverse={at === index}
               color={states[at]!.answer !== undefined ? theme.success : undefined}
             >
@@ -161,7 +161,11 @@ export function QuestionDialog({ pending, width, onCancelRequest }: Props) {
         const selected = at === state.cursor;
         const tick = multi && !entry.other ? (state.checked.includes(at) ? '[x] ' : '[ ] ') : '';
         return (
-          <Text key={`${at}:${entry.label}`} color={selected ? theme.accent : undefined} bold={selected}>
+          <Text
+            key={entry.other ? '\u0000other' : entry.label}
+            color={selected ? theme.accent : undefined}
+            bold={selected}
+          >
             {selected ? '❯ ' : '  '}
             {question.type === 'text' ? '' : `${at + 1}. `}
             {tick}
