@@ -56,8 +56,11 @@ export function QuestionDialog({ pending, width, onCancelRequest }: Props) {
   const row = rows[state.cursor]!;
   const multi = question.multiSelect === true && question.type === 'choice';
 
-  const update = (change: Partial<QuestionState>) =>
-    setStates((current) => current.map((entry, at) => (at === index ? { ...entry, ...change } : entry)));
+  // Functional updates: keys typed faster than a render must not act on a stale state.
+  const update = (change: (entry: QuestionState) => Partial<QuestionState>) =>
+    setStates((current) =>
+      current.map((entry, at) => (at === index ? { ...entry, ...change(entry) } : entry)),
+    );
 
   const settle = (answer: string) => {
     const next = states.map((entry, at) => (at === index ? { ...entry, answer } : entry));
@@ -91,12 +94,12 @@ export function QuestionDialog({ pending, width, onCancelRequest }: Props) {
   };
 
   const toggle = (at: number) =>
-    update({
+    update((entry) => ({
       cursor: at,
-      checked: state.checked.includes(at)
-        ? state.checked.filter((entry) => entry !== at)
-        : [...state.checked, at],
-    });
+      checked: entry.checked.includes(at)
+        ? entry.checked.filter((other) => other !== at)
+        : [...entry.checked, at],
+    }));
 
   useKeyHandler(
     (input, key) => {
@@ -106,17 +109,18 @@ export function QuestionDialog({ pending, width, onCancelRequest }: Props) {
         const step = key.leftArrow || (key.tab && key.shift) ? -1 : 1;
         return setIndex((index + step + questions.length) % questions.length);
       }
-      if (key.upArrow) return update({ cursor: (state.cursor + rows.length - 1) % rows.length });
-      if (key.downArrow) return update({ cursor: (state.cursor + 1) % rows.length });
+      if (key.upArrow) return update((entry) => ({ cursor: (entry.cursor + rows.length - 1) % rows.length }));
+      if (key.downArrow) return update((entry) => ({ cursor: (entry.cursor + 1) % rows.length }));
       if (key.return) return choose();
       if (row.other) {
-        if (key.backspace || key.delete) return update({ typed: state.typed.slice(0, -1) });
-        if (!key.ctrl && !key.meta && input) update({ typed: state.typed + input.replace(/[\r\n]+/g, ' ') });
+        if (key.backspace || key.delete) return update((entry) => ({ typed: entry.typed.slice(0, -1) }));
+        const typed = input.replace(/[\r\n]+/g, ' ');
+        if (!key.ctrl && !key.meta && typed) update((entry) => ({ typed: entry.typed + typed }));
         return;
       }
       if (/^[1-9]$/.test(input) && Number(input) <= rows.length) {
         const at = Number(input) - 1;
-        if (rows[at]!.other) return update({ cursor: at });
+        if (rows[at]!.other) return update(() => ({ cursor: at }));
         if (multi) return toggle(at);
         return settle(rows[at]!.label);
       }
