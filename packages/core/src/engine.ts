@@ -62,7 +62,7 @@ export type {
   TemplateShellResult,
 } from './extensions/index';
 export { type ExtensionsModule, loadExtensionsModule } from './extensions/lazy';
-export { hasExtensibilityFiles } from './extensions/presence';
+export { hasExtensibilityFiles, hasProjectAgentFolders } from './extensions/presence';
 export {
   type HookConfig,
   type HookSettingsSource,
