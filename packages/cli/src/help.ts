@@ -15,6 +15,8 @@ Commands:
                               uninstall extensions (Gemini CLI) and plugins
                               (Claude Code)
   kodo skills list|enable|disable   Agent skills and skills.disabled
+  kodo agents list|acknowledge      The project's agent files (new or changed ones
+                                    load only once acknowledged)
   kodo hooks list|enable|disable
                               List the hooks of the settings, or turn one off or on
                               (kodo hooks --help)

@@ -56,12 +56,13 @@ export type {
   CustomCommand,
   Extensibility,
   Extension,
+  ExtensionSettingDecl,
   SkillDefinition,
   TemplateServices,
   TemplateShellResult,
 } from './extensions/index';
 export { type ExtensionsModule, loadExtensionsModule } from './extensions/lazy';
-export { hasExtensibilityFiles } from './extensions/presence';
+export { hasExtensibilityFiles, hasProjectAgentFolders } from './extensions/presence';
 export {
   type HookConfig,
   type HookSettingsSource,

@@ -86,6 +86,8 @@ export function confirmationContent(details: ConfirmationDetails): acp.ToolCallC
       return [{ type: 'content', content: { type: 'text', text: details.command } }];
     case 'info':
       return [{ type: 'content', content: { type: 'text', text: details.prompt } }];
+    case 'plan':
+      return [{ type: 'content', content: { type: 'text', text: details.plan } }];
   }
 }
 

@@ -221,7 +221,9 @@ function elicitingConfirm(server: Server): () => ConfirmHandler | undefined {
           ? `Allow kodo to run \`${details.command}\`?`
           : details.kind === 'edit'
             ? `Allow kodo to change ${details.filePath}?\n\n${details.diff}`
-            : `${details.title}\n\n${details.prompt}`;
+            : details.kind === 'plan'
+              ? `${details.title}\n\n${details.plan}`
+              : `${details.title}\n\n${details.prompt}`;
       try {
         const answer = await server.elicitInput(
           { message: question, requestedSchema: { type: 'object', properties: {} } },

@@ -15,6 +15,7 @@ import { Footer } from './components/footer';
 import { HistoryItemView } from './components/history-item-view';
 import { InputPrompt, type SubmitMode } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
+import { QuestionDialog } from './components/question-dialog';
 import { QueuedPrompts } from './components/queued-prompts';
 import { StatusLine } from './components/status-line';
 import type { ConfirmationBridge } from './confirmation-bridge';
@@ -39,7 +40,7 @@ import { expandAtReferences } from './input/at-references';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { contextWindow, sessionCost } from './model-info';
 import { osc52Sequence } from './osc52';
-import { formatQuestion, type QuestionBridge } from './question-bridge';
+import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
 import { shellCommandNote } from './shell-note';
 import type { TerminalScreens } from './terminal/terminal-screens';
@@ -52,7 +53,7 @@ export interface AppProps {
   /** A fresh session for /clear (same settings, new id). */
   createSession(): Promise<Session>;
   bridge: ConfirmationBridge;
-  /** `ask_user`'s questions; the next typed line answers the one showing. */
+  /** `ask_user`'s questions, answered in the question dialog. */
   questions?: QuestionBridge;
   commands: readonly SlashCommand[];
   settings: LoadedSettings;
@@ -206,13 +207,6 @@ export function App(props: AppProps) {
     [props.openEditor, env, setRawMode, refreshStatic],
   );
 
-  const shownQuestion = useRef<unknown>(undefined);
-  useEffect(() => {
-    if (!question || shownQuestion.current === question) return;
-    shownQuestion.current = question;
-    addItem({ kind: 'panel', title: question.question.header, body: formatQuestion(question) });
-  }, [question, addItem]);
-
   const runPrompt = useCallback(
     async (text: string) => {
       lastAnswer.current = [];
@@ -340,19 +334,13 @@ export function App(props: AppProps) {
 
   const submit = useCallback(
     (text: string, mode: SubmitMode): boolean => {
-      if (question) {
-        // The model asked (ask_user): this line is the answer, even while its turn runs.
-        addItem({ kind: 'user', text });
-        question.answer(text);
-        return true;
-      }
       setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
       const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
       const runsWhileBusy = slash !== undefined && 'command' in slash && slash.command.whileBusy === true;
       queue.send({ text, mode }, { now: runsWhileBusy });
       return true;
     },
-    [commands, addItem, props.inputHistory, question, queue],
+    [commands, props.inputHistory, queue],
   );
 
   const initial = useRef(props.initialPrompt);
@@ -388,7 +376,8 @@ export function App(props: AppProps) {
 
   const totals = session.stats.totals();
   const previewLines = Math.max(3, Math.floor(rows / 3));
-  const reserved = pending ? previewLines + 14 : 8;
+  const asking = question && !pending ? question : undefined;
+  const reserved = pending ? previewLines + 14 : asking ? 14 : 8;
   const liveRows = Math.max(3, rows - reserved);
   const maxToolLines = 12;
   const pendingName = pending
@@ -430,7 +419,10 @@ export function App(props: AppProps) {
                 sessionApproval={props.folderTrusted?.() ?? true}
               />
             ) : null}
-            {agent.busy && !pending ? (
+            {asking ? (
+              <QuestionDialog key={asking.id} pending={asking} width={columns} onCancelRequest={interrupt} />
+            ) : null}
+            {agent.busy && !pending && !asking ? (
               <StatusLine
                 startedAt={agent.startedAt}
                 retry={agent.retry}
@@ -440,14 +432,14 @@ export function App(props: AppProps) {
               />
             ) : null}
             {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
-            {pending ? null : <QueuedPrompts items={queue.items} width={columns} />}
-            {pending ? null : (
+            {pending || asking ? null : <QueuedPrompts items={queue.items} width={columns} />}
+            {pending || asking ? null : (
               <InputPrompt
                 commands={commands}
                 listFiles={props.listFiles}
                 history={inputHistory}
                 width={columns}
-                isActive={!pending && !shellFocused}
+                isActive={!pending && !asking && !shellFocused}
                 busy={agent.busy}
                 onSubmit={submit}
                 onCancel={agent.cancel}

@@ -7,6 +7,7 @@ import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
 import { isFolderTrusted } from '../trust-gate';
+import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
 import { type ExtensibilityHandle, extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';
 import { ConfirmationBridge } from './confirmation-bridge';
@@ -63,6 +64,14 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       onSessionWarning: warn,
       onWarning: warn,
     });
+  // Project agent files that are new or changed load only once the person acknowledges them.
+  await acknowledgeAgentsOnTerminal({
+    cwd,
+    env,
+    trusted: isFolderTrusted({ cwd, env, args, settings: settings.merged }),
+    input: context.stdin ?? process.stdin,
+    output: stdout,
+  });
   let created: CliSession;
   try {
     const start = resolveSessionStart(args, { cwd, env, onWarning: warn });

@@ -348,18 +348,31 @@ describe('agent files', () => {
     );
     userSettings({ security: { folderTrust: { untrustedHeadless: 'restricted' } } });
     mock = await startGeminiMock({
-      script: [{ chunks: geminiTextReply('ok') }, { chunks: geminiTextReply('ok') }],
+      script: [
+        { chunks: geminiTextReply('ok') },
+        { chunks: geminiTextReply('ok') },
+        { chunks: geminiTextReply('ok') },
+      ],
     });
+    // A project agent file nobody acknowledged yet is held back headless (fail closed).
+    const first = await kodo(['-p', 'hi']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('Project agent "reviewer"');
+    expect(first.stderr).toContain('kodo agents acknowledge');
+    expect(systemText()).not.toContain('reviewer');
+    expect(systemText()).toContain('planner');
+    const ack = await kodo(['agents', 'acknowledge']);
+    expect(ack.stdout).toContain('Acknowledged reviewer (.claude/agents/reviewer.md).');
     const run = await kodo(['-p', 'hi']);
     expect(run.stderr).toBe('');
-    expect(toolNames()).toContain('invoke_agent');
-    expect(systemText()).toContain('reviewer');
-    expect(systemText()).toContain('Reviews diffs for bugs');
-    expect(systemText()).toContain('planner');
+    expect(toolNames(1)).toContain('invoke_agent');
+    expect(systemText(1)).toContain('reviewer');
+    expect(systemText(1)).toContain('Reviews diffs for bugs');
+    expect(systemText(1)).toContain('planner');
     const untrusted = await kodo(['-p', 'hi'], { KODO_TRUST_WORKSPACE: 'false' });
     expect(untrusted.code).toBe(0);
-    expect(systemText(1)).not.toContain('reviewer');
-    expect(systemText(1)).toContain('planner');
+    expect(systemText(2)).not.toContain('reviewer');
+    expect(systemText(2)).toContain('planner');
   });
 });
 

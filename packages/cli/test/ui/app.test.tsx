@@ -70,6 +70,44 @@ describe('App', () => {
     expect(ui.frame()).toMatch(/✔ WriteFile a\.txt · done/);
   });
 
+  it('puts ask_user to the person as a dialog; the choice reaches the model', async () => {
+    const ui = start({
+      turns: [
+        {
+          chunks: [
+            call('ask_user', {
+              questions: [
+                {
+                  question: 'Which port?',
+                  header: 'Port',
+                  options: [
+                    { label: '3000', description: 'dev' },
+                    { label: '8080', description: 'prod' },
+                  ],
+                },
+              ],
+            }),
+            finish(),
+          ],
+        },
+        { chunks: [text('Using 8080.'), finish()] },
+      ],
+    });
+    await ui.type('set it up');
+    await ui.press(KEYS.enter);
+    // This harness has no policy, so the call is approved first (kodo's defaults allow ask_user).
+    await until(() => expect(ui.frame()).toContain('Allow once'));
+    await ui.press('y');
+    await until(() => expect(ui.frame()).toContain('Which port?'));
+    expect(ui.frame()).toContain('3. Other');
+    // The dialog has the keys: the input box is gone until it is answered.
+    expect(ui.frame()).not.toContain('Type your message');
+    await ui.press(KEYS.down, KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Using 8080.'));
+    const response = ui.generator.requests[1]!.contents.at(-1)!.parts[0]!.functionResponse;
+    expect(JSON.stringify(response)).toContain('{\\"answers\\":{\\"0\\":\\"8080\\"}}');
+  });
+
   it('denies with a reason the model reads', async () => {
     const ui = start({
       turns: [

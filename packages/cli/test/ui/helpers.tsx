@@ -21,6 +21,7 @@ import type { EditorLauncher } from '../../src/ui/editor';
 import type { SandboxView } from '../../src/ui/hooks/use-sandbox-label';
 import type { Highlighter } from '../../src/ui/markdown/highlight';
 import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
+import { QuestionBridge } from '../../src/ui/question-bridge';
 import { PtyTerminal } from '../../src/ui/terminal/pty-terminal';
 import { TerminalScreens } from '../../src/ui/terminal/terminal-screens';
 
@@ -127,6 +128,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-ui-')));
   const generator = new ScriptedGenerator(options.turns ?? []);
   const bridge = new ConfirmationBridge();
+  const questions = new QuestionBridge();
   const tools = new ToolRegistry(lazyBuiltinTools());
   const sessions: Session[] = [];
   const terminals = options.pty ? new TerminalScreens() : undefined;
@@ -143,6 +145,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
         shellInactivityTimeoutMs: 30_000,
         ...(terminal ? { pseudoTerminal: terminal } : {}),
+        askUser: questions.handler,
       },
       approvalMode: options.approvalMode ?? 'default',
       confirm: bridge.handler,
@@ -163,6 +166,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       tools={tools}
       createSession={async () => makeSession()}
       bridge={bridge}
+      questions={questions}
       commands={builtinCommands()}
       settings={{
         merged: { ...options.settings, model: { name: 'gemini-2.5-pro' } },

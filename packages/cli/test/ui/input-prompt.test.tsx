@@ -270,6 +270,43 @@ describe('ConfirmDialog', () => {
     expect((await ask(edit, [])).frame).toContain('4. No, suggest changes (esc)');
   });
 
+  const plan = {
+    kind: 'plan' as const,
+    title: 'Plan Approval',
+    planPath: '/tmp/plans/plan.md',
+    plan: '# Plan\n1. one\n2. two\n3. three\n4. four\n5. five\n6. six\n7. seven',
+    returnModes: ['default' as const, 'auto_edit' as const],
+  };
+
+  it('a plan approval offers the modes to return to (never yolo) and keeping on planning', async () => {
+    const { frame, answer } = await ask(plan, []);
+    expect(frame).toContain('/tmp/plans/plan.md');
+    expect(frame).toContain('1. one');
+    expect(frame).toContain('… 3 more lines in the file');
+    expect(frame).toContain('Approve this plan?');
+    expect(frame).toMatch(/❯ 1\. Yes, manually accept edits/);
+    expect(frame).toContain('2. Yes, automatically accept edits');
+    expect(frame).toContain('3. No, keep planning');
+    expect(frame).not.toMatch(/yolo|Allow once|always/i);
+    void answer;
+    expect(await (await ask(plan, [KEYS.enter])).answer).toEqual({
+      outcome: 'proceed_once',
+      approvalMode: 'default',
+    });
+    expect(await (await ask(plan, ['2'])).answer).toEqual({
+      outcome: 'proceed_once',
+      approvalMode: 'auto_edit',
+    });
+    expect(
+      await (await ask({ ...plan, returnModes: ['auto_edit', 'default'] }, [KEYS.enter])).answer,
+    ).toEqual({
+      outcome: 'proceed_once',
+      approvalMode: 'auto_edit',
+    });
+    const rejected = await ask(plan, ['n', 'm', 'o', 'r', 'e', KEYS.enter]);
+    expect(await rejected.answer).toEqual({ outcome: 'cancel', reason: 'more' });
+  });
+
   it('answers cancel by itself when the request is aborted', async () => {
     const bridge = new ConfirmationBridge();
     const controller = new AbortController();

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { type AgentAcknowledgements, agentFileHash, type PendingAgent } from './acknowledgements';
 import { parseAgentFile } from './agent-file';
 import { BUILTIN_AGENTS } from './builtin';
 import type { AgentDefinition } from './definition';
@@ -9,6 +10,17 @@ export interface AgentDiscovery {
   agents: AgentDefinition[];
   /** Files that are not agents, duplicate names, lenient-parsing notes: one line each. */
   warnings: string[];
+  /** Project agents that are new or changed since acknowledged: not loaded. */
+  unacknowledged: PendingAgent[];
+}
+
+export interface AgentDiscoveryOptions {
+  builtins?: readonly AgentDefinition[];
+  /**
+   * When given, a project agent loads only if this file content was acknowledged for
+   * `projectRoot`; the others are returned as `unacknowledged`.
+   */
+  acknowledgements?: { store: Pick<AgentAcknowledgements, 'isAcknowledged'>; projectRoot: string };
 }
 
 /**
@@ -18,10 +30,11 @@ export interface AgentDiscovery {
  */
 export async function discoverAgents(
   dirs: readonly AgentDir[],
-  options: { builtins?: readonly AgentDefinition[] } = {},
+  options: AgentDiscoveryOptions = {},
 ): Promise<AgentDiscovery> {
   const agents: AgentDefinition[] = [...(options.builtins ?? BUILTIN_AGENTS)];
   const warnings: string[] = [];
+  const unacknowledged: PendingAgent[] = [];
   const seen = new Set<string>();
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
@@ -49,6 +62,14 @@ export async function discoverAgents(
         continue;
       }
       const name = result.definition.name;
+      const ack = options.acknowledgements;
+      if (ack && dir.scope === 'project') {
+        const hash = agentFileHash(text);
+        if (!ack.store.isAcknowledged(ack.projectRoot, name, hash)) {
+          unacknowledged.push({ name, path, hash });
+          continue;
+        }
+      }
       if (agents.some((agent) => agent.name === name)) {
         warnings.push(
           `Duplicate agent name '${name}' detected. The later definition will be ignored. Rename one of the agents to avoid this conflict.`,
@@ -58,7 +79,7 @@ export async function discoverAgents(
       agents.push(result.definition);
     }
   }
-  return { agents, warnings };
+  return { agents, warnings, unacknowledged };
 }
 
 function agentFiles(dir: string): string[] {

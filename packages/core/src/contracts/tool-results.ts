@@ -87,4 +87,16 @@ export type ConfirmationDetails =
     }
   | { kind: 'exec'; title: string; command: string; rootCommands: string[] }
   /** `serverName`: the call is an MCP tool of that server (the dialog offers the whole server). */
-  | { kind: 'info'; title: string; prompt: string; serverName?: string };
+  | { kind: 'info'; title: string; prompt: string; serverName?: string }
+  | {
+      /** `exit_plan_mode`: the plan to approve, and the modes approval may return to. */
+      kind: 'plan';
+      title: string;
+      planPath: string;
+      plan: string;
+      /** The first is the one to preselect (the mode the session was in before planning). */
+      returnModes: PlanReturnMode[];
+    };
+
+/** The modes an approved plan may switch to: never yolo (the person picks one of these). */
+export type PlanReturnMode = 'default' | 'auto_edit';

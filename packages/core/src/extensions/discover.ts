@@ -12,6 +12,7 @@ import {
   parseJsonObject,
 } from './manifest';
 import { mapPluginHooks } from './plugin-hooks';
+import { readSettingValues } from './settings-store';
 import { substituteVariables } from './variables';
 
 export interface ExtensionDiscovery {
@@ -29,6 +30,8 @@ export function discoverExtensions(options: {
   locations: ExtensionLocations;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Trusted folders also give workspace-scope setting values (the workspace `.env`). */
+  trusted?: boolean;
 }): ExtensionDiscovery {
   const { locations, cwd } = options;
   const enablement = ExtensionEnablement.inDirs(locations.kodo, [locations.gemini]);
@@ -49,7 +52,13 @@ export function discoverExtensions(options: {
     [locations.gemini, 'gemini'],
   ] as const) {
     for (const dir of subdirs(root)) {
-      const extension = loadExtensionDir(dir, { origin, cwd, env: options.env, warnings });
+      const extension = loadExtensionDir(dir, {
+        origin,
+        cwd,
+        env: options.env,
+        warnings,
+        ...(options.trusted ? { trusted: true } : {}),
+      });
       if (extension) extension.enabled = enablement.isEnabled(extension.name, cwd);
       add(extension);
     }
@@ -62,14 +71,19 @@ export function discoverExtensions(options: {
   return { extensions, warnings };
 }
 
+interface LoadOptions {
+  origin: Extension['origin'];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  warnings: string[];
+  trusted?: boolean;
+}
+
 /**
  * One extension or plugin folder (or an install folder whose metadata links elsewhere);
  * undefined, with a warning, when it holds neither manifest or a broken one.
  */
-export function loadExtensionDir(
-  installDir: string,
-  options: { origin: Extension['origin']; cwd: string; env: NodeJS.ProcessEnv; warnings: string[] },
-): Extension | undefined {
+export function loadExtensionDir(installDir: string, options: LoadOptions): Extension | undefined {
   const install = readInstallMetadata(installDir);
   const path = install?.type === 'link' ? resolve(install.source) : installDir;
   const geminiFile = join(path, GEMINI_MANIFEST);
@@ -85,7 +99,7 @@ function loadGemini(
   path: string,
   installDir: string,
   install: InstallMetadata | undefined,
-  options: { origin: Extension['origin']; cwd: string; env: NodeJS.ProcessEnv; warnings: string[] },
+  options: LoadOptions,
 ): Extension | undefined {
   const file = join(path, GEMINI_MANIFEST);
   const parsed = parseGeminiManifest(readFileSync(file, 'utf8'), file);
@@ -94,7 +108,18 @@ function loadGemini(
     return undefined;
   }
   const manifest = parsed.value;
-  const values = { ...options.env, ...readDotEnv(join(path, '.env')) };
+  const settings = readSettingValues(
+    { name: manifest.name, installDir, cwd: options.cwd, env: options.env },
+    manifest.settings,
+    { trusted: options.trusted === true },
+  );
+  if (settings.missing.length > 0) {
+    options.warnings.push(
+      `Extension "${manifest.name}" has settings without a value: ${settings.missing.map((setting) => `${setting.name} (${setting.envVar})`).join(', ')}. Please run "kodo extensions config ${manifest.name} [setting-name]" to configure them.`,
+    );
+  }
+  // Setting values first, then the environment, for `$VAR` in the manifest and hooks.
+  const values = { ...options.env, ...settings.values };
   const context = { extensionPath: path, workspacePath: options.cwd, values };
   const contextFiles = (manifest.contextFileNames ?? ['GEMINI.md'])
     .map((name) => resolve(path, name))
@@ -118,13 +143,13 @@ function loadGemini(
     origin: options.origin,
     ...(install ? { install } : {}),
     enabled: true,
-    mcpServers: substituteVariables(manifest.mcpServers, context),
+    mcpServers: withSettingEnv(substituteVariables(manifest.mcpServers, context), settings.values),
     contextFiles,
     excludeTools: manifest.excludeTools,
     commandDirs: existingDirs([join(path, 'commands')]),
     skillDirs: existingDirs([join(path, 'skills')]),
     agentDirs: existingDirs([join(path, 'agents')]),
-    ...hooksFrom(hooksFile, context, options.warnings, { plugin: false }),
+    ...hooksWithEnv(hooksFrom(hooksFile, context, options.warnings, { plugin: false }), settings.values),
     ...(existsSync(join(path, 'policies')) ? { policiesDir: join(path, 'policies') } : {}),
     settings: manifest.settings,
   };
@@ -134,7 +159,7 @@ function loadPlugin(
   path: string,
   installDir: string,
   install: InstallMetadata | undefined,
-  options: { origin: Extension['origin']; cwd: string; env: NodeJS.ProcessEnv; warnings: string[] },
+  options: LoadOptions,
 ): Extension | undefined {
   const file = join(path, CLAUDE_PLUGIN_MANIFEST);
   const parsed = parseClaudePluginManifest(readFileSync(file, 'utf8'), file);
@@ -269,23 +294,48 @@ function readJson(file: string, warnings: string[]): Record<string, unknown> | u
   return parsed.value;
 }
 
-/** `KEY=value` lines of an extension's settings file (quotes removed; `#` comments skipped). */
-export function readDotEnv(file: string): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!match) continue;
-    let value = match[2]!.trim();
-    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
-    out[match[1]!] = value;
-  }
-  return out;
+/**
+ * An extension's setting values reach the processes it starts: each local MCP server gets them
+ * in its environment (the server's own `env` entries win), as in Gemini CLI.
+ */
+function withSettingEnv(
+  servers: Record<string, Record<string, unknown>>,
+  values: Record<string, string>,
+): Record<string, Record<string, unknown>> {
+  if (Object.keys(values).length === 0) return servers;
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, config]) => [
+      name,
+      typeof config.command === 'string'
+        ? { ...config, env: { ...values, ...(isObject(config.env) ? config.env : {}) } }
+        : config,
+    ]),
+  );
+}
+
+/** …and each of its hook commands, likewise (the hook's own `env` wins). */
+function hooksWithEnv(
+  found: { hooks?: Record<string, unknown> },
+  values: Record<string, string>,
+): { hooks?: Record<string, unknown> } {
+  if (!found.hooks || Object.keys(values).length === 0) return found;
+  const withEnv = (hook: unknown) =>
+    isObject(hook) && hook.type !== 'prompt'
+      ? { ...hook, env: { ...values, ...(isObject(hook.env) ? hook.env : {}) } }
+      : hook;
+  const hooks = Object.fromEntries(
+    Object.entries(found.hooks).map(([event, groups]) => [
+      event,
+      Array.isArray(groups)
+        ? groups.map((group) =>
+            isObject(group) && Array.isArray(group.hooks)
+              ? { ...group, hooks: group.hooks.map(withEnv) }
+              : group,
+          )
+        : groups,
+    ]),
+  );
+  return { hooks };
 }
 
 function subdirs(root: string): string[] {

@@ -1,12 +1,18 @@
 // Discovery and parsing of what users bring: commands, skills, agents, extensions and plugins.
 // Loaded on demand (see `loadExtensionsModule`): nothing here is on the path to the first request
 // when no such files exist.
+export { AgentAcknowledgements, agentFileHash, type PendingAgent } from '../agents/acknowledgements';
 export { type AgentFileResult, type AgentFileSource, parseAgentFile } from '../agents/agent-file';
 export { BUILTIN_AGENTS } from '../agents/builtin';
 export { mapModelName, mapToolName } from '../agents/claude-tools';
 export { type AgentDefinition, type AgentScope, DEFAULT_AGENT_LIMITS } from '../agents/definition';
 export { type AgentDiscovery, discoverAgents } from '../agents/discover';
 export { type AgentDir, agentDirs } from '../agents/locations';
+export {
+  acknowledgeProjectAgents,
+  type ProjectAgentStatus,
+  projectAgentStatus,
+} from '../agents/project-agents';
 export { agentsPromptSection } from '../agents/prompt';
 export {
   type CommandScope,
@@ -42,6 +48,7 @@ export type { Extension, InstallMetadata } from './extension';
 export {
   contentsOf,
   ExtensionInstallError,
+  type InstalledExtension,
   installExtension,
   isGitSource,
   type UpdateOutcome,
@@ -55,4 +62,12 @@ export {
   loadExtensibility,
 } from './load';
 export { type ExtensionLocations, extensionLocations } from './locations';
+export type { ExtensionSettingDecl } from './manifest';
+export {
+  readSettingValues,
+  type SettingPlace,
+  type SettingScope,
+  secretsFile,
+  writeSetting,
+} from './settings-store';
 export { substituteVariables } from './variables';

@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { consentText } from './consent';
 import { discoverExtensions, loadExtensionDir } from './discover';
 import { ExtensionEnablement } from './enablement';
 import { type Extension, INSTALL_METADATA_FILE, type InstallMetadata } from './extension';
 import type { ExtensionLocations } from './locations';
+import type { ExtensionSettingDecl } from './manifest';
+import { forgetSecrets, readSettingValues, writeSetting } from './settings-store';
 
 /** A failed install, update or removal; nothing was changed on disk. */
 export class ExtensionInstallError extends Error {
@@ -27,7 +29,17 @@ export interface InstallRequest {
    * cancels. Headless callers without `--consent` pass one that refuses.
    */
   confirm: (text: string) => Promise<boolean>;
+  /**
+   * Asked, after consent, for each of the extension's declared settings; undefined leaves it
+   * unset (headless callers, `--skip-settings`). Absent: nothing is asked.
+   */
+  askSetting?: (setting: ExtensionSettingDecl, extension: Extension) => Promise<string | undefined>;
   signal?: AbortSignal;
+}
+
+/** An installed extension and the declared settings still without a value. */
+export interface InstalledExtension extends Extension {
+  missingSettings: ExtensionSettingDecl[];
 }
 
 const GIT_PREFIXES = [
@@ -52,7 +64,7 @@ export function isGitSource(source: string): boolean {
  * one is copied there. The consent question comes next; only then is the temp folder renamed
  * into place, so a refusal or a failure at any step leaves nothing half-installed.
  */
-export async function installExtension(request: InstallRequest): Promise<Extension> {
+export async function installExtension(request: InstallRequest): Promise<InstalledExtension> {
   const { locations } = request;
   const git = isGitSource(request.source);
   if (!git && request.ref)
@@ -104,8 +116,22 @@ export async function installExtension(request: InstallRequest): Promise<Extensi
     });
     if (!(await request.confirm(text)))
       throw new ExtensionInstallError(`Installation cancelled for "${extension.name}".`);
+    // Asked before the move, so a cancelled question (Ctrl-C) still leaves nothing installed.
+    const answers: { setting: ExtensionSettingDecl; value: string }[] = [];
+    for (const setting of extension.settings) {
+      const value = request.askSetting ? await request.askSetting(setting, extension) : undefined;
+      if (value !== undefined && value !== '') answers.push({ setting, value });
+    }
     await rename(staging, target);
-    return { ...extension, installDir: target, path: request.link ? extension.path : target };
+    const place = { name: extension.name, installDir: target, cwd: request.cwd, env: request.env };
+    for (const { setting, value } of answers) writeSetting(place, setting, value, 'user');
+    const { missing } = readSettingValues(place, extension.settings, { trusted: false });
+    return {
+      ...extension,
+      installDir: target,
+      path: request.link ? extension.path : target,
+      missingSettings: missing,
+    };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -132,6 +158,7 @@ export async function uninstallExtension(options: {
   await rename(extension.installDir, trash);
   await rm(trash, { recursive: true, force: true });
   ExtensionEnablement.inDirs(options.locations.kodo).remove(extension.name);
+  forgetSecrets(extension.name, options.env);
 }
 
 export type UpdateOutcome = {
@@ -175,6 +202,9 @@ export async function updateExtension(options: {
         filter: (path) => !path.split(/[\\/]/).includes('.git'),
       });
     await writeFile(join(staging, INSTALL_METADATA_FILE), `${JSON.stringify(install, null, 2)}\n`);
+    // The user-scope setting values stay with the extension across updates.
+    const values = join(current.installDir, '.env');
+    if (existsSync(values)) await copyFile(values, join(staging, '.env'));
     const warnings: string[] = [];
     const next = loadExtensionDir(staging, { origin: 'kodo', cwd: options.cwd, env: options.env, warnings });
     if (!next)

@@ -1,3 +1,4 @@
+import { AgentAcknowledgements, type PendingAgent } from '../agents/acknowledgements';
 import type { AgentDefinition } from '../agents/definition';
 import { discoverAgents } from '../agents/discover';
 import { agentDirs } from '../agents/locations';
@@ -38,6 +39,8 @@ export interface Extensibility {
   skills: SkillDefinition[];
   /** Built-ins first, then the files, first registration of a name winning. */
   agents: AgentDefinition[];
+  /** Project agents held back: new or changed since the person acknowledged them. */
+  unacknowledgedAgents: PendingAgent[];
   warnings: string[];
 }
 
@@ -55,6 +58,7 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
     locations: extensionLocations(options.env),
     cwd: options.cwd,
     env: options.env,
+    trusted: options.trusted,
   });
   const warnings = [...found.warnings];
   const extensions = applySelection(found.extensions, options.only);
@@ -81,9 +85,16 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
       : discoverSkills(
           skillDirs({ ...place, extensions: componentDirs((extension) => extension.skillDirs) }),
         ),
-    discoverAgents(agentDirs({ ...place, extensions: componentDirs((extension) => extension.agentDirs) })),
+    discoverAgents(agentDirs({ ...place, extensions: componentDirs((extension) => extension.agentDirs) }), {
+      acknowledgements: { store: new AgentAcknowledgements(options.env), projectRoot: options.cwd },
+    }),
   ]);
   warnings.push(...commands.warnings, ...skills.warnings, ...agents.warnings);
+  for (const agent of agents.unacknowledged) {
+    warnings.push(
+      `Project agent "${agent.name}" (${agent.path}) is new or changed since it was acknowledged and is not loaded. Review it, then run "kodo agents acknowledge" (or start kodo interactively) to enable it.`,
+    );
+  }
   return {
     extensions,
     active,
@@ -91,6 +102,7 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
     allSkills: skills.skills,
     skills: enabledSkills(skills.skills, options.disabledSkills ?? []),
     agents: agents.agents,
+    unacknowledgedAgents: agents.unacknowledged,
     warnings,
   };
 }

@@ -23,3 +23,10 @@ export function hasExtensibilityFiles(options: {
   ];
   return dirs.some((dir) => existsSync(dir));
 }
+
+/** Whether the project has agent folders of its own (then their acknowledgement is checked). */
+export function hasProjectAgentFolders(options: { cwd: string; env: NodeJS.ProcessEnv }): boolean {
+  return agentDirs({ ...options, trusted: true })
+    .filter((entry) => entry.scope === 'project')
+    .some((entry) => existsSync(entry.dir));
+}

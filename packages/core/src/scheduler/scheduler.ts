@@ -20,6 +20,7 @@ import { capToolOutput, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import {
   type ConfirmationDetails,
+  type PlanReturnMode,
   READ_ONLY_KINDS,
   type Tool,
   type ToolContext,
@@ -52,6 +53,8 @@ export interface ConfirmationResponse {
   modifiedArgs?: Record<string, unknown>;
   /** With `cancel`: why, for the model. */
   reason?: string;
+  /** With `proceed_once` on a plan approval: the mode the session switches to. */
+  approvalMode?: PlanReturnMode;
 }
 
 export interface ConfirmationRequest {
@@ -105,6 +108,8 @@ interface CallState {
   decision?: ToolDecision;
   /** The person edited the arguments before approving. */
   modifiedByUser?: boolean;
+  /** The mode chosen in a plan approval, for `exit_plan_mode`. */
+  approvedMode?: PlanReturnMode;
   /** A BeforeTool hook rewrote the arguments. */
   modifiedByHook?: boolean;
   hookStopMessage?: string;
@@ -362,6 +367,7 @@ export class Scheduler {
       default:
         state.decision = 'accept';
     }
+    if (response.approvalMode) state.approvedMode = response.approvalMode;
     this.setStatus(state, 'scheduled');
     return 'ok';
   }
@@ -394,6 +400,7 @@ export class Scheduler {
       onOutput: (output) => state.emit({ type: 'tool_progress', callId, output }),
       onAgentEvent: ({ agent, event }) =>
         state.emit({ type: 'subagent_event', parentCallId: callId, agent, event }),
+      ...(state.approvedMode ? { approvedMode: state.approvedMode } : {}),
     });
     if (signal.aborted) {
       this.finishCancelled(state, 'User cancelled tool execution.', {

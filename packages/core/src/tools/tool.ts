@@ -12,11 +12,18 @@
 import type { z } from 'zod';
 import type { AgentEvent } from '../contracts/events';
 import type { FunctionDeclaration, GenerateRequest, GenerateResponse } from '../contracts/messages';
-import type { ConfirmationDetails, ToolError, ToolKind, ToolResult } from '../contracts/tool-results';
+import type {
+  ConfirmationDetails,
+  PlanReturnMode,
+  ToolError,
+  ToolKind,
+  ToolResult,
+} from '../contracts/tool-results';
 
 export {
   type ConfirmationDetails,
   type FileDiff,
+  type PlanReturnMode,
   READ_ONLY_KINDS,
   type ToolError,
   type ToolErrorType,
@@ -40,6 +47,8 @@ export interface ExecuteOptions {
   onOutput?: (chunk: string) => void;
   /** The events of a subagent this call runs, for front ends to show nested under the call. */
   onAgentEvent?: (nested: { agent: string; event: AgentEvent }) => void;
+  /** The mode the person chose when approving a plan (`exit_plan_mode`). */
+  approvedMode?: PlanReturnMode;
 }
 
 /** Starts subagents for `invoke_agent` (the session's `SubagentRunner`). */

@@ -36,7 +36,7 @@ export async function parseFrontmatter(text: string): Promise<Frontmatter | unde
   // library (the largest part of discovery's cost) loads only for anything richer.
   const simple = simpleFrontmatter(split.raw);
   if (simple) return { data: simple, body: split.body };
-  const { parse } = await import('yaml');
+  const parse = await yamlParse();
   try {
     const value: unknown = parse(split.raw);
     if (Array.isArray(value)) return { data: {}, body: split.body, list: value };
@@ -112,4 +112,13 @@ export function stringList(value: unknown, options: { separator?: RegExp } = {})
     return items.map((item) => item.trim()).filter((item) => item !== '');
   }
   return undefined;
+}
+
+/**
+ * `yaml` is CommonJS for Node: in the bundle its dynamic import yields only `default` (the
+ * module's exports), under Node's own loader also the named exports. Read it either way.
+ */
+async function yamlParse(): Promise<typeof import('yaml').parse> {
+  const loaded = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  return loaded.default?.parse ?? loaded.parse;
 }

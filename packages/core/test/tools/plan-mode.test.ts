@@ -36,8 +36,12 @@ describe('plan mode tools', () => {
     const built = exitPlanModeTool.build({ plan_filename: 'plan.md' }, ctx);
     if (!built.ok) throw new Error(built.error.message);
     const details = await built.invocation.confirmationDetails(signal);
-    expect(details).toMatchObject({ kind: 'info', title: 'Plan Approval' });
-    expect(details.kind === 'info' && details.prompt).toContain('1. do it');
+    expect(details).toMatchObject({
+      kind: 'plan',
+      title: 'Plan Approval',
+      returnModes: ['auto_edit', 'default'],
+    });
+    expect(details.kind === 'plan' && details.plan).toContain('1. do it');
     const approved = await built.invocation.execute({ signal });
     expect(approved.llmContent).toContain('Plan approved. Switching to Auto-Edit mode');
     expect(mode()).toBe('auto_edit');

@@ -30,8 +30,15 @@ interface Choice {
   label: string;
   /** What the choice covers, shown muted after the label (`make` commands, this file). */
   scope?: string;
-  action: 'once' | 'session' | 'server' | 'save' | 'edit' | 'deny';
+  action: 'once' | 'session' | 'server' | 'save' | 'edit' | 'deny' | 'plan';
+  /** With `plan`: the mode approval switches to. */
+  mode?: ConfirmationResponse['approvalMode'];
 }
+
+const PLAN_MODE_LABELS = {
+  auto_edit: 'Yes, automatically accept edits',
+  default: 'Yes, manually accept edits',
+} as const;
 
 export interface DialogOptions {
   /**
@@ -51,6 +58,20 @@ export interface DialogOptions {
  * another call's arguments in $EDITOR — comes after, where it moves no other number.
  */
 export function dialogChoices(details: ConfirmationDetails, options: DialogOptions = {}): Choice[] {
+  if (details.kind === 'plan') {
+    // An approved plan goes on in the mode picked here; yolo is never one of them.
+    return [
+      ...details.returnModes.map(
+        (mode): Choice => ({
+          key: mode === 'auto_edit' ? 'a' : 'm',
+          label: PLAN_MODE_LABELS[mode],
+          action: 'plan',
+          mode,
+        }),
+      ),
+      { key: 'n', label: 'No, keep planning (tell the model what to change)', action: 'deny' },
+    ];
+  }
   const scope =
     details.kind === 'exec' && details.rootCommands.length > 0
       ? `\`${details.rootCommands.join(', ')}\` commands`
@@ -158,6 +179,8 @@ export function ConfirmDialog({
       case 'deny':
         setReason('');
         return;
+      case 'plan':
+        return respond({ outcome: 'proceed_once', ...(choice.mode ? { approvalMode: choice.mode } : {}) });
     }
   };
 
@@ -198,7 +221,10 @@ export function ConfirmDialog({
       </Box>
       {reason !== undefined ? (
         <Box flexDirection="column">
-          <Text>Why not? The model reads this (optional; Enter sends, Esc skips):</Text>
+          <Text>
+            {details.kind === 'plan' ? 'What should change in the plan?' : 'Why not?'} The model reads this
+            (optional; Enter sends, Esc skips):
+          </Text>
           <Text>
             <Text color={theme.accent}>&gt; </Text>
             {reason}
@@ -209,7 +235,7 @@ export function ConfirmDialog({
         <Text color={theme.muted}>Waiting for the editor to close…</Text>
       ) : (
         <Box flexDirection="column">
-          <Text>Allow {displayName} to run?</Text>
+          <Text>{details.kind === 'plan' ? 'Approve this plan?' : `Allow ${displayName} to run?`}</Text>
           {choices.map((choice, index) => (
             <Text
               key={choice.action}
@@ -247,6 +273,19 @@ function Preview({ details, maxLines }: { details: ConfirmationDetails; maxLines
           {sanitizeForTerminal(details.command).split('\n').slice(0, maxLines).join('\n')}
         </Text>
       );
+    case 'plan': {
+      const lines = sanitizeForTerminal(details.plan).trimEnd().split('\n');
+      const shown = lines.slice(0, maxLines);
+      return (
+        <Box flexDirection="column">
+          <Text color={theme.code}>{details.planPath}</Text>
+          <Text>{shown.join('\n')}</Text>
+          {lines.length > shown.length ? (
+            <Text color={theme.muted}>… {lines.length - shown.length} more lines in the file</Text>
+          ) : null}
+        </Box>
+      );
+    }
     default:
       return <Text>{sanitizeForTerminal(details.prompt)}</Text>;
   }

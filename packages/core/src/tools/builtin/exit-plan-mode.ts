@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { defineTool } from '../define-tool';
-import type { ToolApprovalMode, ToolContext, ToolResult } from '../tool';
+import type { PlanReturnMode, ToolApprovalMode, ToolContext, ToolResult } from '../tool';
 import { isInside } from '../workspace';
 
 const parameters = z.object({
@@ -20,9 +20,11 @@ const MODE_DESCRIPTIONS: Record<ToolApprovalMode, string> = {
 };
 
 /**
- * `exit_plan_mode`: presents the plan for approval. Approval returns to the mode the session was
- * in before it entered plan mode (default if it started there), never silently to yolo; a
- * rejection's feedback reaches the model and the session stays in plan mode.
+ * `exit_plan_mode`: presents the plan for approval. The person picks the mode to work in next
+ * (accept edits automatically or one by one; the mode before planning is preselected). Without a
+ * choice (headless, where the policy allows it, or a front end with only Allow/Reject) it returns
+ * to the mode the session was in before planning: never silently to yolo. A rejection's feedback
+ * reaches the model and the session stays in plan mode.
  */
 export const exitPlanModeTool = defineTool({
   name: 'exit_plan_mode',
@@ -34,14 +36,13 @@ export const exitPlanModeTool = defineTool({
   describe: (params) => params.plan_filename,
   async confirmationDetails(params, ctx) {
     const plan = await readPlan(params.plan_filename, ctx);
-    const next = MODE_DESCRIPTIONS[ctx.approvalMode?.beforePlan() ?? 'default'];
-    return {
-      kind: 'info',
-      title: 'Plan Approval',
-      prompt: `${'content' in plan ? plan.content : plan.error}\n\nApproving switches to ${next}.`,
-    };
+    if (!('content' in plan)) return { kind: 'info', title: 'Plan Approval', prompt: plan.error };
+    const before = ctx.approvalMode?.beforePlan();
+    const returnModes: PlanReturnMode[] =
+      before === 'auto_edit' ? ['auto_edit', 'default'] : ['default', 'auto_edit'];
+    return { kind: 'plan', title: 'Plan Approval', planPath: plan.path, plan: plan.content, returnModes };
   },
-  async execute(params, ctx): Promise<ToolResult> {
+  async execute(params, ctx, options): Promise<ToolResult> {
     const plan = await readPlan(params.plan_filename, ctx);
     if (!('content' in plan)) {
       return {
@@ -50,7 +51,7 @@ export const exitPlanModeTool = defineTool({
         error: { type: 'invalid_tool_params', message: plan.error },
       };
     }
-    const mode = ctx.approvalMode?.beforePlan() ?? 'default';
+    const mode = options.approvedMode ?? ctx.approvalMode?.beforePlan() ?? 'default';
     ctx.approvalMode?.set(mode);
     return {
       llmContent: `Plan approved. Switching to ${MODE_DESCRIPTIONS[mode]}.\nThe approved implementation plan is stored at: ${plan.path}\nRead it and follow it step by step.`,
