@@ -35,6 +35,8 @@ export async function loadCliExtensibility(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
   trusted: boolean;
+  /** `false`: custom slash commands are not read (see loadExtensibility). */
+  commands?: boolean;
   onWarning?: (message: string) => void;
 }): Promise<CliExtensibility | undefined> {
   const { cwd, env, trusted } = options;
@@ -56,6 +58,7 @@ export async function loadCliExtensibility(options: {
       ...(options.args.extensions ? { only: options.args.extensions } : {}),
       skillsEnabled: skills.enabled,
       disabledSkills: skills.disabled,
+      ...(options.commands === false ? { commands: false } : {}),
     });
   } catch (error) {
     if (error instanceof module.ExtensionSelectionError) throw new FatalError(error.message, ExitCode.input);

@@ -56,6 +56,11 @@ export interface CliSessionSetup {
   sessionId: string;
   /** The interactive UI's approval dialog; headless passes none. */
   confirm?: ConfirmHandler;
+  /**
+   * `false`: custom slash commands are not loaded (a headless run whose prompt is not one).
+   * Default true.
+   */
+  customCommands?: boolean;
   /** Puts `ask_user`'s questions to the person (the interactive UI); headless passes none. */
   askUser?: ToolContext['askUser'];
   /** Policy file errors and warnings, one line each (default: stderr). */
@@ -131,6 +136,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     cwd,
     env,
     trusted,
+    ...(setup.customCommands === false ? { commands: false } : {}),
     onWarning: setup.onWarning ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
   });
   const effectiveSettings = extensibility?.settings ?? settings;

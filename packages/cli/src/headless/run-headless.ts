@@ -71,6 +71,9 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       onSessionWarning: warn,
       // The first request must declare every MCP tool: wait for the servers (each within its timeout).
       mcpDiscovery: 'wait',
+      // Custom commands are read only when a prompt can be one (a `/…` prompt, or a conversation
+      // on stdin): for any other prompt their files would be parsed for nothing.
+      customCommands: streamInput || (input ?? '').trimStart().startsWith('/'),
       onWarning: warn,
     });
     session = created.session;

@@ -25,6 +25,11 @@ export interface ExtensibilityOptions {
   disabledSkills?: readonly string[];
   /** Built-in slash command names, which keep their names on a clash. */
   reservedCommands?: readonly string[];
+  /**
+   * `false` leaves custom commands out (none are read or parsed): a headless prompt that does not
+   * start with `/` never runs one. Default true.
+   */
+  commands?: boolean;
 }
 
 export interface Extensibility {
@@ -74,12 +79,14 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
     );
   const place = { cwd: options.cwd, env: options.env, trusted: options.trusted };
   const [commands, skills, agents] = await Promise.all([
-    discoverCommands(
-      commandDirs({ ...place, extensions: componentDirs((extension) => extension.commandDirs) }),
-      {
-        ...(options.reservedCommands ? { reserved: options.reservedCommands } : {}),
-      },
-    ),
+    options.commands === false
+      ? Promise.resolve({ commands: [], warnings: [] })
+      : discoverCommands(
+          commandDirs({ ...place, extensions: componentDirs((extension) => extension.commandDirs) }),
+          {
+            ...(options.reservedCommands ? { reserved: options.reservedCommands } : {}),
+          },
+        ),
     options.skillsEnabled === false
       ? Promise.resolve({ skills: [], warnings: [] })
       : discoverSkills(
