@@ -130,6 +130,8 @@ export interface ServerProtocol<Req extends RecordedRequest, Fault extends Statu
   refuse(record: Req): MockAnswer | undefined;
   /** An answer from outside the script (which keeps its steps), else undefined. */
   answerDirectly?(record: Req): MockAnswer | undefined;
+  /** An answer to a request for another endpoint than the model's (any method), else undefined. */
+  answerOther?(record: Req): MockAnswer | undefined;
   errorBody(fault: Fault, message: string): string;
   /** Status fault messages by status; the others read `Mock error <status>`. */
   defaultMessages: Readonly<Record<number, string>>;
@@ -253,6 +255,10 @@ export async function startScriptedServer<
     const expected =
       record.method === 'POST' ? protocol.route(record, record.path.split('?')[0] ?? '') : undefined;
     if (!expected) {
+      const other = protocol.answerOther?.(record);
+      if (other) {
+        return reply(res, record, other.status, other.body);
+      }
       return fail(res, record, `${protocol.name}: no such endpoint: ${record.method} ${record.path}`, 404);
     }
     const direct = protocol.refuse(record) ?? protocol.answerDirectly?.(record);

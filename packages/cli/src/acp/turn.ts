@@ -6,7 +6,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import {
   type AgentEvent,
-  contextWindowOrDefault,
   type LoopOutcome,
   type Part,
   type Session,
@@ -175,7 +174,7 @@ async function sendUsage(
 ): Promise<void> {
   const share = target.session.contextUsage();
   if (share === undefined) return;
-  const size = contextWindowOrDefault(target.session.model);
+  const size = target.session.contextWindow(target.session.model);
   const usage = target.session.budget.usage();
   await send({
     sessionUpdate: 'usage_update',
