@@ -199,6 +199,22 @@ describe('warnings', () => {
     expect(warnings[0]).toContain('-c 16384');
   });
 
+  it('says so too when the request leaves little room for the answer', async () => {
+    const mock = await mockWith({
+      routes: { 'GET /props': LLAMA_PROPS },
+      script: [{ chunks: openaiTextReply('a') }],
+    });
+    const warnings: string[] = [];
+    const r = router({
+      model: 'local:tiny',
+      profiles: { local: { type: 'openai', baseUrl: mock.url } },
+      warnings,
+    });
+    await send(r, requestOf('local:tiny', 3500));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('leaves little room for an answer in the 4096-token context window');
+  });
+
   it('says nothing when the request fits', async () => {
     const mock = await mockWith({
       routes: { 'GET /props': LLAMA_PROPS },

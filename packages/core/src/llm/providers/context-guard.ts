@@ -4,8 +4,8 @@
  * declarations go first — and says nothing; llama.cpp and vLLM refuse it with an error. So,
  * once per model and kind:
  *
- * - before a request that kodo estimates to be larger than the window the server reported,
- *   say so with the fix for that server;
+ * - before a request that kodo estimates to fill most of the window the server reported (or
+ *   more), say so with the fix for that server;
  * - after a response whose reported prompt tokens are far fewer than kodo's estimate while
  *   close to the window (or on the first request, before any prompt cache can explain a small
  *   count), say that the server probably truncated, with the same fix.
@@ -17,6 +17,11 @@ import type { DiscoveredWindow, LocalServer } from './context-discovery';
 export const TRUNCATION_RATIO = 0.7;
 /** With a known window, a truncated prompt fills at least this share of it. */
 const NEAR_WINDOW_SHARE = 0.5;
+/**
+ * Warn from this share of the window on: the estimate is rough (a small vocabulary counts kodo's
+ * prompt at ~3 characters a token, not 4), and the answer needs room too.
+ */
+export const CROWDED_WINDOW_SHARE = 0.75;
 /** Small requests are not judged: a few hundred tokens of estimate error mean nothing. */
 const MIN_JUDGED_ESTIMATE = 1_024;
 
@@ -71,11 +76,12 @@ export class ContextGuard {
   ): number {
     const estimate = estimateRequestTokens(request);
     const size = window?.contextWindow;
-    if (size !== undefined && estimate > size) {
+    if (size !== undefined && estimate > CROWDED_WINDOW_SHARE * size) {
       const server = window?.server ? SERVER_NAMES[window.server] : 'the server';
+      const fits = estimate > size ? 'is larger than' : 'leaves little room for an answer in';
       this.once(
         `small:${spec}`,
-        `kodo's request (~${estimate} tokens by its estimate) is larger than the ${size}-token context window ${server} gives ${spec}: ${fixFor(window?.server, request.model, estimate)}.`,
+        `kodo's request (~${estimate} tokens by its estimate) ${fits} the ${size}-token context window ${server} gives ${spec}: ${fixFor(window?.server, request.model, estimate)}.`,
       );
     }
     return estimate;
