@@ -52,7 +52,8 @@ describe.skipIf(!binary)(
           tools,
         }),
       );
-      const result = await runKodo(['-m', 'local:kodo-tiny', '-p', 'Say hello', '-o', 'json'], {
+      // --yolo: every tool is declared (headless otherwise hides the edit and shell tools).
+      const result = await runKodo(['-m', 'local:kodo-tiny', '-p', 'Say hello', '-o', 'json', '--yolo'], {
         cwd: dirs.workspace,
         env: { KODO_HOME: dirs.home, HOME: dirs.home, KODO_RETRY_BASE_MS: '5' },
         timeoutMs: 60_000,
