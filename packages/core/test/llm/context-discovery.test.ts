@@ -67,7 +67,7 @@ async function send(r: ProviderRouter, request: GenerateRequest) {
   }
 }
 
-const probes = (mock: Mock) => mock.requests.filter((r) => r.path !== '/v1/chat/completions');
+const probes = (mock: Mock) => mock.otherRequests;
 
 describe('what each server says', () => {
   it('reads llama.cpp props, vLLM and llama.cpp model lists, Ollama show and ps', () => {
@@ -131,7 +131,7 @@ describe('discovery through the router', () => {
     });
     const r = router({ model: 'ollama:qwen2.5', env: { OLLAMA_BASE_URL: mock.url } });
     expect(await r.contextWindows.discover('ollama:qwen2.5', signal())).toBe(2048);
-    const show = mock.requests.find((p) => p.path === '/api/show');
+    const show = mock.otherRequests.find((p) => p.path === '/api/show');
     expect(show?.body).toEqual({ model: 'qwen2.5' });
   });
 
@@ -176,7 +176,8 @@ describe('discovery through the router', () => {
     });
     expect(await silent.contextWindows.discover('local:tiny', signal())).toBeUndefined();
     await send(silent, requestOf('local:tiny', 10));
-    expect(mock.requests.filter((p) => p.path === '/v1/chat/completions')).toHaveLength(1);
+    expect(mock.requests).toHaveLength(1);
+    expect(mock.otherRequests.length).toBeGreaterThan(0);
   });
 });
 
@@ -245,6 +246,23 @@ describe('warnings', () => {
     expect(cut[0]).toContain('counted 2040 prompt tokens');
     expect(cut[0]).toContain('OLLAMA_CONTEXT_LENGTH=16384');
     expect(cut[0]).toContain('num_ctx');
+  });
+
+  it('with no window known: a first count far below the estimate is a cut, a tiny one is not judged', async () => {
+    const cut = { prompt_tokens: 3900, completion_tokens: 3, total_tokens: 3903 };
+    const odd = { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 };
+    const silent = await mockWith({ script: [{ chunks: openaiTextReply('a', { usage: cut }) }] });
+    const other = await mockWith({ script: [{ chunks: openaiTextReply('a', { usage: odd }) }] });
+    const warnings: string[] = [];
+    const profiles = {
+      a: { type: 'openai', baseUrl: silent.url },
+      b: { type: 'openai', baseUrl: other.url },
+    };
+    await send(router({ model: 'a:m', profiles, warnings }), requestOf('a:m', 8000));
+    await send(router({ model: 'b:m', profiles, warnings }), requestOf('b:m', 8000));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('counted 3900 prompt tokens');
+    expect(warnings[0]).toMatch(/give the model a larger context on the server/i);
   });
 
   it('no truncation warning when the counts agree, or a later small count (a prompt cache)', async () => {

@@ -22,7 +22,7 @@ const NEAR_WINDOW_SHARE = 0.5;
  * prompt at ~3 characters a token, not 4), and the answer needs room too.
  */
 export const CROWDED_WINDOW_SHARE = 0.75;
-/** Small requests are not judged: a few hundred tokens of estimate error mean nothing. */
+/** Small requests (and, with no window known, small counts) are not judged. */
 const MIN_JUDGED_ESTIMATE = 1_024;
 
 /**
@@ -101,8 +101,10 @@ export class ContextGuard {
     this.judged.add(spec);
     if (estimate < MIN_JUDGED_ESTIMATE || counted >= TRUNCATION_RATIO * estimate) return;
     const size = window?.contextWindow;
-    // A later request's small count may be a prompt cache (Ollama counts only what it evaluated).
-    const plausible = size !== undefined ? counted >= NEAR_WINDOW_SHARE * size : first;
+    // A later request's small count may be a prompt cache (Ollama counts only what it evaluated);
+    // with no window known, a cut prompt still fills the smallest default context (2k–4k).
+    const plausible =
+      size !== undefined ? counted >= NEAR_WINDOW_SHARE * size : first && counted >= MIN_JUDGED_ESTIMATE;
     if (!plausible) return;
     const where = size !== undefined ? ` of ${size} tokens` : '';
     const fix = fixFor(window?.server, request.model, estimate);
