@@ -20,7 +20,6 @@ import type { HookSystem } from '../hooks/hook-system';
 import { type ModelSteps, modelHookSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
-import { contextWindowOrDefault } from '../llm/models';
 import { observeOneShotCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
 import { buildSystemPrompt } from '../prompts/system-prompt';
@@ -41,7 +40,7 @@ import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
 import { toolModelClient } from './tool-model-client';
-import { declarationsFor, toolProfileFor } from './tool-profile';
+import { declarationsFor, plannedWindow, toolProfileFor } from './tool-profile';
 
 export type { SessionChange, SessionOptions } from './session-types';
 
@@ -105,11 +104,9 @@ export class Session {
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
     const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
-    // A local server's reported window wins over the model table (unknown models count as 1M).
-    const windows = options.contextWindows;
-    const contextWindow = (model: string) => windows?.known(model) ?? contextWindowOrDefault(model);
+    const contextWindow = plannedWindow(options.contextWindows);
     this.contextWindow = contextWindow;
-    const profile = () => toolProfileFor(options.toolProfile, windows, this.chat.getModel());
+    const profile = () => toolProfileFor(options.toolProfile, options.contextWindows, this.chat.getModel());
     this.chat = new Chat({
       generator: options.generator,
       model: options.model,

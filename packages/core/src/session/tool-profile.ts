@@ -1,5 +1,6 @@
 import type { FunctionDeclaration } from '../contracts/messages';
 import type { ContextWindowSource } from '../llm/context-windows';
+import { contextWindowOrDefault } from '../llm/models';
 import { compactDeclarations } from '../tools/builtin/compact-specs';
 
 /**
@@ -25,4 +26,9 @@ export function toolProfileFor(
 /** The declarations of a profile, from the full list the policy lets the model see. */
 export function declarationsFor(profile: ToolProfile, full: FunctionDeclaration[]): FunctionDeclaration[] {
   return profile === 'compact' ? compactDeclarations(full) : full;
+}
+
+/** The window a session plans with: a local server's report wins over the model table's (1M for unknown models). */
+export function plannedWindow(windows: ContextWindowSource | undefined): (model: string) => number {
+  return (model) => windows?.known(model) ?? contextWindowOrDefault(model);
 }
