@@ -4,14 +4,7 @@
  * reason; a model failure becomes a JSON-RPC error (never an HTTP status as the code).
  */
 import * as acp from '@agentclientprotocol/sdk';
-import {
-  type AgentEvent,
-  type LoopOutcome,
-  type Part,
-  type Session,
-  type TodoItem,
-  type ToolRegistry,
-} from '@kodo/core/engine';
+import type { AgentEvent, LoopOutcome, Part, Session, TodoItem, ToolRegistry } from '@kodo/core/engine';
 import type { CallIds } from './call-ids';
 import type { EditorTerminals } from './editor-terminal';
 import { toolCallEnd, toolCallStart } from './tool-calls';
