@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import {
   type ContentGenerator,
+  type ContextWindowSource,
   FakeContentGenerator,
   kodoHome,
   LoggingContentGenerator,
@@ -10,6 +11,7 @@ import {
   ProviderResolver,
   ProviderRouter,
   RecordingContentGenerator,
+  type SamplingSettings,
   type Settings,
   type TransportTimeouts,
   UnknownProviderError,
@@ -29,10 +31,16 @@ export interface GeneratorChoice {
   providers?: Record<string, ProviderProfileSettings> | undefined;
   /** How long the transports wait for the model (`model.requestTimeoutMs`, `model.streamIdleTimeoutMs`). */
   timeouts?: TransportTimeouts | undefined;
+  /** `model.temperature`, `model.topP`, … (profiles add their own). */
+  sampling?: SamplingSettings | undefined;
+  /** A local model's context is too small, or its server cut the prompt (said once each). */
+  onWarning?: (message: string) => void;
 }
 
 export interface BuiltGenerator {
   generator: ContentGenerator;
+  /** Context windows local servers report; absent when replaying `--fake-responses`. */
+  contextWindows?: ContextWindowSource;
   /** The model spec with provider defaults filled in (`-m openai` → `openai:gpt-5`). */
   model: string;
   /** Where `--debug` writes its log, when on. */
@@ -49,6 +57,7 @@ export interface BuiltGenerator {
  */
 export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGenerator> {
   let generator: ContentGenerator;
+  let contextWindows: ContextWindowSource | undefined;
   let model = choice.model;
   if (choice.fakeResponses) {
     try {
@@ -57,7 +66,10 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
       throw new FatalError((error as Error).message, ExitCode.input);
     }
   } else {
-    ({ generator, model } = providerRouter(choice));
+    const router = providerRouter(choice);
+    ({ model } = router);
+    generator = router.generator;
+    contextWindows = router.generator.contextWindows;
   }
   let recorder: RecordingContentGenerator | undefined;
   if (choice.recordResponses) {
@@ -72,6 +84,7 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
   return {
     generator,
     model,
+    ...(contextWindows ? { contextWindows } : {}),
     ...(debugLogPath ? { debugLogPath } : {}),
     flush: async () => {
       await recorder?.flush();
@@ -90,17 +103,24 @@ export function modelTimeouts(settings: Settings): TransportTimeouts {
   };
 }
 
-function providerRouter(choice: GeneratorChoice): { generator: ContentGenerator; model: string } {
+function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; model: string } {
   try {
     const resolver = new ProviderResolver({
       profiles: choice.providers,
       env: choice.env,
       timeouts: choice.timeouts,
+      sampling: choice.sampling,
     });
     const { connection, spec } = resolver.resolve(choice.model);
     if (connection.missingKey)
       throw new FatalError(missingKeyMessage(connection), ExitCode.auth, 'AuthError');
-    return { generator: new ProviderRouter({ resolver, env: choice.env, defaultModel: spec }), model: spec };
+    const router = new ProviderRouter({
+      resolver,
+      env: choice.env,
+      defaultModel: spec,
+      ...(choice.onWarning ? { onWarning: choice.onWarning } : {}),
+    });
+    return { generator: router, model: spec };
   } catch (error) {
     if (error instanceof ProviderConfigError) throw new FatalError(error.message, ExitCode.config);
     if (error instanceof UnknownProviderError) throw new FatalError(error.message, ExitCode.input);

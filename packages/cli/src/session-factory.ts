@@ -157,6 +157,8 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       model: config.model,
       providers: config.providers,
       timeouts: modelTimeouts(settings),
+      sampling: config.sampling,
+      onWarning: setup.onWarning ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
     }));
   // `provider:model` with the provider's default filled in; the router reads it on every request.
   const model = generator.model;
@@ -220,6 +222,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     systemAddendum: () => mcpInstructionsBlock(mcpManager),
     sessionId,
     generator: generator.generator,
+    ...(generator.contextWindows ? { contextWindows: generator.contextWindows } : {}),
     model,
     tools,
     toolContext: {

@@ -82,6 +82,7 @@ export {
   type SessionEndReason,
   type SessionStartSource,
 } from './hooks/types';
+export type { ContextWindowSource } from './llm/context-windows';
 export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
 export { LoggingContentGenerator } from './llm/logging';
 export {
@@ -106,6 +107,7 @@ export {
   ProviderResolver,
   type ProviderType,
   type ResolvedModel,
+  type SamplingSettings,
   UnknownProviderError,
 } from './llm/providers/registry';
 export { ProviderRouter } from './llm/providers/router';

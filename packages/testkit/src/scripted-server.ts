@@ -94,7 +94,13 @@ export interface ScriptedServer<Step, Req> {
   /** The base URL a client is given: the server's address (no trailing slash) and the
    * protocol's `urlSuffix`. */
   readonly url: string;
+  /** Requests to the model endpoint, in order. */
   readonly requests: Req[];
+  /**
+   * Every other request (a client asking a local server about itself: `GET /props`,
+   * `POST /api/show`), answered by the protocol's `answerOther` or with a 404.
+   */
+  readonly otherRequests: Req[];
   /** Replaces the rest of the script. */
   setScript(script: ScriptEntry<Step, Req>[]): void;
   /** Appends steps to the script. */
@@ -130,6 +136,8 @@ export interface ServerProtocol<Req extends RecordedRequest, Fault extends Statu
   refuse(record: Req): MockAnswer | undefined;
   /** An answer from outside the script (which keeps its steps), else undefined. */
   answerDirectly?(record: Req): MockAnswer | undefined;
+  /** An answer to a request for another endpoint than the model's (any method), else undefined. */
+  answerOther?(record: Req): MockAnswer | undefined;
   errorBody(fault: Fault, message: string): string;
   /** Status fault messages by status; the others read `Mock error <status>`. */
   defaultMessages: Readonly<Record<number, string>>;
@@ -213,6 +221,7 @@ export async function startScriptedServer<
   let script = [...initialScript];
   let used = 0;
   const requests: Req[] = [];
+  const otherRequests: Req[] = [];
   const sockets = new Set<Socket>();
 
   function reply(res: ServerResponse, record: Req, status: number, body: string, headers = {}) {
@@ -249,10 +258,12 @@ export async function startScriptedServer<
     return step;
   }
 
-  async function answer(res: ServerResponse, record: Req): Promise<void> {
-    const expected =
-      record.method === 'POST' ? protocol.route(record, record.path.split('?')[0] ?? '') : undefined;
+  async function answer(res: ServerResponse, record: Req, expected: StepKind | undefined): Promise<void> {
     if (!expected) {
+      const other = protocol.answerOther?.(record);
+      if (other) {
+        return reply(res, record, other.status, other.body);
+      }
       return fail(res, record, `${protocol.name}: no such endpoint: ${record.method} ${record.path}`, 404);
     }
     const direct = protocol.refuse(record) ?? protocol.answerDirectly?.(record);
@@ -345,8 +356,10 @@ export async function startScriptedServer<
         protocol.noteBody?.(record);
         record.receivedAt = performance.now();
         record.receivedAtEpochMs = Date.now();
-        requests.push(record);
-        return answer(res, record);
+        const expected =
+          record.method === 'POST' ? protocol.route(record, record.path.split('?')[0] ?? '') : undefined;
+        (expected ? requests : otherRequests).push(record);
+        return answer(res, record, expected);
       })
       .catch((error: unknown) => {
         if (res.headersSent) res.destroy();
@@ -366,6 +379,7 @@ export async function startScriptedServer<
   return {
     url: `http://127.0.0.1:${port}${protocol.urlSuffix}`,
     requests,
+    otherRequests,
     setScript(next) {
       script = [...next];
       used = 0;

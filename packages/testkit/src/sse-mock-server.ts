@@ -41,6 +41,11 @@ export interface ScriptedMockOptions {
   script?: MockScriptEntry[];
   /** When set, requests must carry this key where the real API wants it. */
   apiKey?: string;
+  /**
+   * JSON answers for other endpoints, keyed `METHOD /path` (`GET /props`, `POST /api/show`):
+   * what a local server tells about itself. Logged like every request; the script is untouched.
+   */
+  routes?: Record<string, WireObject | ((request: MockRequest) => WireObject)>;
 }
 
 /** What differs between the OpenAI and Anthropic protocols. */
@@ -79,6 +84,11 @@ export function startScriptedMock(
         protocol.isEndpoint(pathname) ? (record.stream ? 'stream' : 'unary') : undefined,
       describe: (record) => `${record.method} ${record.path}${record.stream ? ' (stream)' : ''}`,
       refuse: (record) => protocol.checkHeaders(record.headers),
+      answerOther(record) {
+        const route = options.routes?.[`${record.method} ${record.path.split('?')[0]}`];
+        if (!route) return undefined;
+        return { status: 200, body: JSON.stringify(typeof route === 'function' ? route(record) : route) };
+      },
       errorBody: protocol.errorBody,
       defaultMessages: protocol.defaultMessages,
       jsonType: 'application/json',

@@ -4,15 +4,7 @@
  * reason; a model failure becomes a JSON-RPC error (never an HTTP status as the code).
  */
 import * as acp from '@agentclientprotocol/sdk';
-import {
-  type AgentEvent,
-  contextWindowOrDefault,
-  type LoopOutcome,
-  type Part,
-  type Session,
-  type TodoItem,
-  type ToolRegistry,
-} from '@kodo/core/engine';
+import type { AgentEvent, LoopOutcome, Part, Session, TodoItem, ToolRegistry } from '@kodo/core/engine';
 import type { CallIds } from './call-ids';
 import type { EditorTerminals } from './editor-terminal';
 import { toolCallEnd, toolCallStart } from './tool-calls';
@@ -175,7 +167,7 @@ async function sendUsage(
 ): Promise<void> {
   const share = target.session.contextUsage();
   if (share === undefined) return;
-  const size = contextWindowOrDefault(target.session.model);
+  const size = target.session.contextWindow(target.session.model);
   const usage = target.session.budget.usage();
   await send({
     sessionUpdate: 'usage_update',

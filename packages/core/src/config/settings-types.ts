@@ -59,8 +59,10 @@ export interface ModelSettings {
   requestTimeoutMs?: number;
   /** Milliseconds a response stream may stay silent; 0 = no limit. */
   streamIdleTimeoutMs?: number;
+  /** Sampling sent on every request to providers that accept it; unset = the server's default. */
   temperature?: number;
   topP?: number;
+  /** Sent to Gemini, Anthropic and OpenAI-compatible servers other than OpenAI's own API. */
   topK?: number;
   maxOutputTokens?: number;
 }
@@ -204,6 +206,15 @@ export interface ProviderProfileSettings {
    * that answers each user message, so the model must start with a tool call (docs/providers.md).
    */
   toolChoice?: string;
+  /**
+   * Tokens of prompt plus answer the server gives a request, for servers that do not say
+   * (kodo asks Ollama, llama.cpp and vLLM itself; docs/providers.md). Wins over what they say.
+   */
+  contextWindow?: number;
+  /** Sampling for this provider's requests; each wins over the `model.*` setting of that name. */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
 }
 
 /** Gemini CLI's hook event names (the runtime list is `HOOK_EVENTS` in hooks/types.ts). */

@@ -2,6 +2,7 @@ import { type BudgetLimits, parseDuration } from '../agent/budgets';
 import type { RetryPolicy } from '../agent/retry';
 import type { ProviderProfileSettings, Settings, ToolsSettings } from '../config/settings-types';
 import { DEFAULT_CONTEXT_FILE_NAMES } from '../context/memory-files';
+import type { SamplingSettings } from '../llm/providers/registry';
 import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions } from '../safety/loop-detection';
 import type { ApprovalMode } from '../scheduler/policy/policy';
 import type { FileFiltering } from '../tools/file-filtering';
@@ -34,6 +35,8 @@ export interface ResolvedConfig {
   /** The model spec asked for (`-m`, `KODO_MODEL`, `GEMINI_MODEL`, `model.name`, the default). */
   model: string;
   providers?: Record<string, ProviderProfileSettings>;
+  /** `model.temperature`, `model.topP`, `model.topK`, `model.maxOutputTokens`; absent = none set. */
+  sampling?: SamplingSettings;
   memory: { fileNames: string[]; boundaryMarkers: string[] };
   /** `tools.exclude`, `tools.allowed`, `tools.core`: rules for the policy engine. */
   toolPolicy: Pick<ToolsSettings, 'exclude' | 'allowed' | 'core' | 'confirmationRequired'>;
@@ -54,6 +57,8 @@ export interface ResolvedConfig {
     maxTurnsPerPrompt?: number;
     retry: Partial<RetryPolicy>;
     outputThresholdChars: number;
+    /** `tools.profile`; absent = automatic (compact for a small discovered context window). */
+    toolProfile?: 'full' | 'compact';
   };
   budgets: BudgetLimits;
   /** Absent when telemetry is off. */
@@ -74,9 +79,11 @@ export function resolveConfig(
   const tools = settings.tools ?? {};
   const checkpointing = settings.general?.checkpointing;
   const telemetry = telemetryConfig(env, settings);
+  const sampling = samplingSettings(settings);
   return {
     model: args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? model.name ?? DEFAULT_MODEL,
     ...(settings.providers ? { providers: settings.providers } : {}),
+    ...(sampling ? { sampling } : {}),
     memory: {
       fileNames: contextFileNames(settings),
       boundaryMarkers: settings.context?.memoryBoundaryMarkers ?? ['.git'],
@@ -105,12 +112,25 @@ export function resolveConfig(
       ...(model.maxTurnsPerPrompt !== undefined ? { maxTurnsPerPrompt: model.maxTurnsPerPrompt } : {}),
       retry: retryOverrides(env, settings),
       outputThresholdChars: tools.truncateToolOutputThreshold ?? DEFAULT_OUTPUT_THRESHOLD_CHARS,
+      ...(tools.profile ? { toolProfile: tools.profile } : {}),
     },
     budgets: budgetLimits(args, settings),
     ...(telemetry ? { telemetry } : {}),
     ...(checkpointing?.enabled === true ? { checkpointing: { shell: checkpointing.shell === true } } : {}),
     ...(tools.sandbox !== undefined ? { sandboxSetting: tools.sandbox } : {}),
   };
+}
+
+/** The sampling settings that are set; undefined when none is, so nothing is sent. */
+function samplingSettings(settings: Settings): SamplingSettings | undefined {
+  const { temperature, topP, topK, maxOutputTokens } = settings.model ?? {};
+  const sampling: SamplingSettings = {
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(topP !== undefined ? { topP } : {}),
+    ...(topK !== undefined ? { topK } : {}),
+    ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+  };
+  return Object.keys(sampling).length > 0 ? sampling : undefined;
 }
 
 /** `context.fileName` names come first; kodo's defaults stay in the list. */

@@ -6,6 +6,7 @@ import type { ContentGenerator } from '../contracts/content-generator';
 import type { Content, GenerationConfig, Part } from '../contracts/messages';
 import type { CommandSandbox } from '../contracts/sandbox';
 import type { HookSystem } from '../hooks/hook-system';
+import type { ContextWindowSource } from '../llm/context-windows';
 import type { CheckpointStore } from '../safety/checkpoints';
 import type { LoopDetectionOptions } from '../safety/loop-detection';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
@@ -41,6 +42,13 @@ export interface SessionOptions {
   /** Add date, OS, cwd and a listing to the first user message (default true). */
   includeEnvironmentContext?: boolean;
   generationConfig?: GenerationConfig;
+  /**
+   * Context windows learnt at run time (local servers; the provider router). They win over the
+   * model table for compression and the overflow check, and pick the automatic tool profile.
+   */
+  contextWindows?: ContextWindowSource;
+  /** `tools.profile`: `compact` declares fewer, shorter tools; absent = by the context window. */
+  toolProfile?: 'full' | 'compact';
   history?: Content[];
   /** Loop detection thresholds (default: on). */
   loopDetection?: LoopDetectionOptions;

@@ -20,7 +20,6 @@ import type { HookSystem } from '../hooks/hook-system';
 import { type ModelSteps, modelHookSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
-import { contextWindowOrDefault } from '../llm/models';
 import { observeOneShotCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
 import { buildSystemPrompt } from '../prompts/system-prompt';
@@ -41,6 +40,7 @@ import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
 import { toolModelClient } from './tool-model-client';
+import { declarationsFor, plannedWindow, toolProfileFor } from './tool-profile';
 
 export type { SessionChange, SessionOptions } from './session-types';
 
@@ -78,6 +78,8 @@ export class Session {
   private readonly listeners = new Set<(change: SessionChange) => void>();
   /** The agents `invoke_agent` can start (built-in and custom), for `/agents list`. */
   readonly agents: SubagentRunner;
+  /** The window planned with for a model: a local server's report, else the model table's. */
+  readonly contextWindow: (model: string) => number;
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
@@ -102,6 +104,9 @@ export class Session {
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
     const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
+    const contextWindow = plannedWindow(options.contextWindows);
+    this.contextWindow = contextWindow;
+    const profile = () => toolProfileFor(options.toolProfile, options.contextWindows, this.chat.getModel());
     this.chat = new Chat({
       generator: options.generator,
       model: options.model,
@@ -117,7 +122,7 @@ export class Session {
     this.compressor = new ChatCompressor(utility('utility_compressor'), {
       ...DEFAULT_COMPRESSION,
       thresholdShare: options.compressionThreshold ?? DEFAULT_COMPRESSION.thresholdShare,
-      contextWindow: contextWindowOrDefault,
+      contextWindow,
       outputLimit,
     });
     const policy: PolicyChecker = options.policy ?? new ApprovalModePolicy();
@@ -208,25 +213,30 @@ export class Session {
           ...(options.sandbox ? { sandbox: options.sandbox.modelNote() } : {}),
           ...(options.tools.get('invoke_agent') ? { agents: this.agents.list() } : {}),
           ...(options.promptSections ? { extraSections: options.promptSections() } : {}),
+          ...(profile() === 'compact' ? { compact: true } : {}),
         });
         const addendum = options.systemAddendum?.();
         return addendum ? `${built}\n\n${addendum}` : built;
       },
       // Tools the policy denies outright are not offered to the model at all.
       tools: () =>
-        options.tools
-          .list()
-          .filter(
-            (tool) => !policy.isToolHidden?.(policyToolInfo(tool), { mode: this.approvalMode, interactive }),
-          )
-          .map((tool) => tool.declaration()),
+        declarationsFor(
+          profile(),
+          options.tools
+            .list()
+            .filter(
+              (tool) =>
+                !policy.isToolHidden?.(policyToolInfo(tool), { mode: this.approvalMode, interactive }),
+            )
+            .map((tool) => tool.declaration()),
+        ),
       ...(options.generationConfig ? { generationConfig: options.generationConfig } : {}),
       runTools: (calls, signal) => this.runTools(calls, signal),
       ...(modelSteps ? { modelSteps } : {}),
       context: {
         compressor: this.compressor,
         masking: { ...DEFAULT_MASKING, spillDir: options.outputLimit?.spillDir },
-        contextWindow: contextWindowOrDefault,
+        contextWindow,
         sessionId: this.id,
         ...(this.hooks ? { beforeCompressionCheck: (check) => this.preCompressAuto(check) } : {}),
       },
@@ -345,7 +355,7 @@ export class Session {
   /** Share of the model's context window the history used at the last request (0–1). */
   contextUsage(): number | undefined {
     const used = this.chat.lastPromptTokens;
-    return used === undefined ? undefined : used / contextWindowOrDefault(this.model);
+    return used === undefined ? undefined : used / this.contextWindow(this.model);
   }
 
   /** Ends the session: stops its background commands (their whole process groups). */
@@ -391,6 +401,8 @@ export class Session {
     this.telemetry.userPrompt({ promptId, prompt: promptText });
     const preamble = this.needsEnvironmentContext ? this.environmentPreamble() : undefined;
     this.needsEnvironmentContext = false;
+    // A local server's window (asked for at setup) decides the tool profile of this first request.
+    await this.options.contextWindows?.discover(this.model, signal);
     const loop = runAgentLoop(
       {
         ...this.loopDeps,

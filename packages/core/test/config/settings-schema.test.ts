@@ -131,6 +131,10 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
       apiKeyEnv: 'K',
       models: ['m'],
       toolChoice: 'required',
+      contextWindow: 8192,
+      temperature: 0.2,
+      topP: 0.9,
+      topK: 20,
     },
   },
   hooks: {

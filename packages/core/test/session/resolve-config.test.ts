@@ -140,6 +140,19 @@ describe('resolveConfig', () => {
     ).toEqual({ logPrompts: false, otlpEndpoint: 'http://o:4318' });
   });
 
+  it('collects the sampling settings that are set, and tools.profile', () => {
+    const settings: Settings = {
+      model: { temperature: 0.2, topK: 30, maxOutputTokens: 2048 },
+      tools: { profile: 'compact' },
+    };
+    const config = resolveConfig({}, {}, settings, trusted);
+    expect(config.sampling).toEqual({ temperature: 0.2, topK: 30, maxOutputTokens: 2048 });
+    expect(config.session.toolProfile).toBe('compact');
+    const plain = resolveConfig({}, {}, { model: { name: 'x' } }, trusted);
+    expect(plain).not.toHaveProperty('sampling');
+    expect(plain.session).not.toHaveProperty('toolProfile');
+  });
+
   it('passes tools.sandbox on as written', () => {
     expect(resolveConfig({}, {}, { tools: { sandbox: 'bwrap' } }, trusted).sandboxSetting).toBe('bwrap');
     expect(resolveConfig({}, {}, {}, trusted)).not.toHaveProperty('sandboxSetting');

@@ -33,6 +33,11 @@ export interface OpenAIBodyOptions {
    * the turn (answering tool results) go without it, or the model could never give its answer.
    */
   toolChoice?: 'auto' | 'required';
+  /**
+   * `top_k` is not part of Chat Completions: OpenAI's own API refuses it, while llama.cpp, vLLM,
+   * Ollama, LM Studio and OpenRouter take it. Only those get it.
+   */
+  topK?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -56,6 +61,7 @@ export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBod
   const config = request.config;
   if (config?.temperature !== undefined) body.temperature = config.temperature;
   if (config?.topP !== undefined) body.top_p = config.topP;
+  if (config?.topK !== undefined && options.topK) body.top_k = config.topK;
   if (config?.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
   if (options.stream) {
     body.stream = true;

@@ -42,6 +42,11 @@ export function maxTokensFieldFor(baseUrl: string): OpenAIBodyOptions['maxTokens
   return /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl) ? 'max_completion_tokens' : 'max_tokens';
 }
 
+/** Every server but OpenAI's own API takes `top_k` (openai-convert.ts). */
+export function acceptsTopK(baseUrl: string): boolean {
+  return maxTokensFieldFor(baseUrl) === 'max_tokens';
+}
+
 /** No count endpoint exists; ~4 characters a token is the usual estimate for English and code. */
 export function estimateTokens(request: GenerateRequest): CountTokensResponse {
   const chars = JSON.stringify(request.contents).length + (request.systemInstruction?.length ?? 0);
@@ -75,6 +80,7 @@ export class OpenAIContentGenerator implements ContentGenerator {
     const body = toOpenAIRequestBody(request, {
       stream: false,
       maxTokensField: maxTokensFieldFor(this.baseUrl),
+      topK: acceptsTopK(this.baseUrl),
       ...(this.toolChoice ? { toolChoice: this.toolChoice } : {}),
     });
     const completion = await postJson(this.post(body, signal));
@@ -88,6 +94,7 @@ export class OpenAIContentGenerator implements ContentGenerator {
     const body = toOpenAIRequestBody(request, {
       stream: true,
       maxTokensField: maxTokensFieldFor(this.baseUrl),
+      topK: acceptsTopK(this.baseUrl),
       ...(this.toolChoice ? { toolChoice: this.toolChoice } : {}),
     });
     const converter = new OpenAIStreamConverter();

@@ -15,6 +15,7 @@
 import type { ProviderProfileSettings } from '../../config/settings-types';
 import type { ContentGenerator } from '../../contracts/content-generator';
 import { AuthError } from '../../contracts/errors';
+import type { GenerationConfig } from '../../contracts/messages';
 import { modelInfo } from '../models';
 import type { TransportTimeouts } from './transport-limits';
 
@@ -76,6 +77,17 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
 
 export const DEFAULT_PROVIDER = 'gemini';
 
+/** The sampling settings kodo sends when configured (`model.*` and a profile's own). */
+export type SamplingSettings = Pick<GenerationConfig, 'temperature' | 'topP' | 'topK' | 'maxOutputTokens'>;
+
+/**
+ * How to ask a server for a model's context window (context-discovery.ts): `ollama` for the
+ * built-in Ollama provider, `openai-compatible` for any other OpenAI-type server that is not
+ * OpenAI's or OpenRouter's (llama.cpp, vLLM, LM Studio, an Ollama behind a profile). Cloud
+ * providers are never asked, so their requests wait for nothing.
+ */
+export type ContextDiscovery = 'ollama' | 'openai-compatible';
+
 /** A provider ready to connect to. */
 export interface ProviderConnection {
   /** Profile name: `openai`, `ollama`, a settings profile… (used in logs and stats). */
@@ -93,6 +105,12 @@ export interface ProviderConnection {
   timeouts?: TransportTimeouts;
   /** `required`: the first request of each user turn must call a tool (OpenAI-compatible only). */
   toolChoice?: ToolChoice;
+  /** Sampling for every request (`model.*` settings, then the profile's own). */
+  sampling?: SamplingSettings;
+  /** `providers.<name>.contextWindow`: wins over what the server says. */
+  contextWindow?: number;
+  /** Whether and how to ask the server for the model's context window. */
+  discovery?: ContextDiscovery;
 }
 
 export interface ResolvedModel {
@@ -123,11 +141,15 @@ export interface ProviderResolverOptions {
   profiles?: Record<string, ProviderProfileSettings> | undefined;
   env: NodeJS.ProcessEnv;
   timeouts?: TransportTimeouts | undefined;
+  /** `model.temperature`, `model.topP`, `model.topK`, `model.maxOutputTokens`. */
+  sampling?: SamplingSettings | undefined;
 }
 
 interface Profile extends BuiltinProvider {
   name: string;
   models: string[];
+  sampling?: SamplingSettings;
+  contextWindow?: number;
   keyOptional?: boolean;
   /** The base URL came from `providers.<name>.baseUrl` in settings. */
   baseUrlFromSettings?: boolean;
@@ -141,10 +163,12 @@ export class ProviderResolver {
   private readonly profiles = new Map<string, Profile>();
   private readonly env: NodeJS.ProcessEnv;
   private readonly timeouts: TransportTimeouts | undefined;
+  private readonly sampling: SamplingSettings;
 
   constructor(options: ProviderResolverOptions) {
     this.env = options.env;
     this.timeouts = options.timeouts;
+    this.sampling = definedOnly(options.sampling ?? {});
     for (const [name, builtin] of Object.entries(BUILTIN_PROVIDERS)) {
       this.profiles.set(name, { ...builtin, name, models: [] });
     }
@@ -214,8 +238,32 @@ export class ProviderResolver {
       unreachableHint: unreachableHint(profile, Boolean(envUrl)),
       ...(this.timeouts ? { timeouts: this.timeouts } : {}),
       ...(profile.toolChoice ? { toolChoice: profile.toolChoice } : {}),
+      ...samplingOf(this.sampling, profile.sampling),
+      ...(profile.contextWindow ? { contextWindow: profile.contextWindow } : {}),
+      ...discoveryOf(profile, baseUrl),
     };
   }
+}
+
+function definedOnly(sampling: SamplingSettings): SamplingSettings {
+  return Object.fromEntries(Object.entries(sampling).filter(([, value]) => value !== undefined));
+}
+
+/** A profile's own sampling values win over the `model.*` ones; nothing when none is set. */
+function samplingOf(
+  global: SamplingSettings,
+  own: SamplingSettings | undefined,
+): { sampling?: SamplingSettings } {
+  const sampling = { ...global, ...own };
+  return Object.keys(sampling).length > 0 ? { sampling } : {};
+}
+
+const CLOUD_OPENAI_COMPATIBLE = /^https:\/\/(api\.openai\.com|openrouter\.ai)(\/|$)/i;
+
+function discoveryOf(profile: Profile, baseUrl: string | undefined): { discovery?: ContextDiscovery } {
+  if (profile.type !== 'openai' || !baseUrl) return {};
+  if (profile.name === 'ollama') return { discovery: 'ollama' };
+  return CLOUD_OPENAI_COMPATIBLE.test(baseUrl) ? {} : { discovery: 'openai-compatible' };
 }
 
 /** What to check when nothing answers, naming where the URL came from so it can be changed. */
@@ -267,7 +315,20 @@ function mergeProfile(name: string, base: Profile | undefined, settings: Provide
     }
     profile.toolChoice = settings.toolChoice as ToolChoice;
   }
+  // Checked by the settings schema; a profile built in code may still carry anything.
+  const own = definedOnly({
+    temperature: numberOrUndefined(settings.temperature),
+    topP: numberOrUndefined(settings.topP),
+    topK: numberOrUndefined(settings.topK),
+  });
+  if (Object.keys(own).length > 0) profile.sampling = own;
+  const window = numberOrUndefined(settings.contextWindow);
+  if (window !== undefined && window > 0) profile.contextWindow = Math.floor(window);
   return profile;
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** The message for a missing key, naming the variable to set. */

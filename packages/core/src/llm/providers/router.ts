@@ -4,6 +4,12 @@
  * message model, switching model mid-session (`/model`, `Chat.setModel`) is just the next request
  * going elsewhere: the history converts on the way out. Clients are created on first use and
  * kept, one per provider profile.
+ *
+ * For local servers (registry.ts `discovery`) the router also asks, once per model, how large a
+ * context the server gives it (context-discovery.ts), offers the answer to the session
+ * (`contextWindows`: compression thresholds, the compact tool profile) and watches each request
+ * for a prompt that cannot fit or was cut (context-guard.ts). Cloud providers skip all of it.
+ * Configured sampling (`model.temperature`… and a profile's own) fills what a request leaves unset.
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
 import type {
@@ -13,7 +19,10 @@ import type {
   GenerateResponse,
   Part,
 } from '../../contracts/messages';
+import type { ContextWindowSource } from '../context-windows';
 import { isAnthropicSignature } from './anthropic-signatures';
+import { type DiscoveredWindow, discoverContextWindow } from './context-discovery';
+import { ContextGuard } from './context-guard';
 import {
   defaultProviderRegistry,
   type ProviderConnection,
@@ -29,21 +38,59 @@ export interface ProviderRouterOptions {
   /** Names the `provider` of the router itself (stats, tools' model client). */
   defaultModel: string;
   registry?: ProviderRegistry;
+  /** Said once each: a local model's window is too small, a server cut the prompt. */
+  onWarning?: (message: string) => void;
 }
+
+interface Routed {
+  client: ContentGenerator;
+  routed: GenerateRequest;
+  /** Set for local servers: what to check around the request. */
+  watch?: { spec: string; window: WatchedWindow | undefined };
+}
+
+/** What the server said, with a configured window in place of its own. */
+type WatchedWindow = Partial<DiscoveredWindow>;
 
 export class ProviderRouter implements ContentGenerator {
   private readonly clients = new Map<string, Promise<ContentGenerator>>();
   private readonly registry: ProviderRegistry;
+  private readonly windows = new Map<string, Promise<DiscoveredWindow | undefined>>();
+  private readonly knownWindows = new Map<string, DiscoveredWindow>();
+  private readonly guard: ContextGuard;
   readonly provider: string;
 
   constructor(private readonly options: ProviderRouterOptions) {
     this.registry = options.registry ?? defaultProviderRegistry();
-    const initial = options.resolver.resolve(options.defaultModel).connection;
+    this.guard = new ContextGuard(options.onWarning ?? (() => {}));
+    const resolved = options.resolver.resolve(options.defaultModel);
+    const initial = resolved.connection;
     this.provider = initial.name;
     // Load the default provider's client now, while the session is still being set up, rather
-    // than on the path to the first request.
-    if (!initial.missingKey) void this.client(initial);
+    // than on the path to the first request; a local server is asked about its window meanwhile.
+    if (!initial.missingKey) {
+      void this.client(initial);
+      void this.window(resolved);
+    }
   }
+
+  /** The context windows local servers reported (configured ones included), for the session. */
+  readonly contextWindows: ContextWindowSource = {
+    known: (model) => {
+      const resolved = this.tryResolve(model);
+      if (!resolved) return undefined;
+      return resolved.connection.contextWindow ?? this.knownWindows.get(resolved.spec)?.contextWindow;
+    },
+    discover: async (model, signal) => {
+      const resolved = this.tryResolve(model);
+      if (!resolved) return undefined;
+      if (resolved.connection.contextWindow) return resolved.connection.contextWindow;
+      const pending = this.window(resolved);
+      if (!pending) return undefined;
+      const found = await Promise.race([pending, abortedAs(signal, undefined)]);
+      return found?.contextWindow;
+    },
+  };
 
   /** Resolves a spec without connecting: front ends check keys and show names with it. */
   resolve(model: string): ResolvedModel {
@@ -51,16 +98,30 @@ export class ProviderRouter implements ContentGenerator {
   }
 
   async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
-    const { client, routed } = await this.route(request);
-    return client.generateContent(routed, signal);
+    const { client, routed, watch } = await this.route(request);
+    if (!watch) return client.generateContent(routed, signal);
+    const estimate = this.guard.beforeRequest(watch.spec, routed, watch.window);
+    const response = await client.generateContent(routed, signal);
+    this.answered(watch, routed, estimate, response.usageMetadata);
+    return response;
   }
 
   async *generateContentStream(
     request: GenerateRequest,
     signal: AbortSignal,
   ): AsyncGenerator<GenerateResponse> {
-    const { client, routed } = await this.route(request);
-    yield* client.generateContentStream(routed, signal);
+    const { client, routed, watch } = await this.route(request);
+    if (!watch) {
+      yield* client.generateContentStream(routed, signal);
+      return;
+    }
+    const estimate = this.guard.beforeRequest(watch.spec, routed, watch.window);
+    let usage: GenerateResponse['usageMetadata'];
+    for await (const chunk of client.generateContentStream(routed, signal)) {
+      if (chunk.usageMetadata) usage = chunk.usageMetadata;
+      yield chunk;
+    }
+    this.answered(watch, routed, estimate, usage);
   }
 
   async countTokens(request: GenerateRequest, signal: AbortSignal): Promise<CountTokensResponse> {
@@ -68,14 +129,71 @@ export class ProviderRouter implements ContentGenerator {
     return client.countTokens(routed, signal);
   }
 
-  private async route(
-    request: GenerateRequest,
-  ): Promise<{ client: ContentGenerator; routed: GenerateRequest }> {
+  private async route(request: GenerateRequest): Promise<Routed> {
     const resolved = this.options.resolver.resolve(request.model);
     const { connection } = resolved;
     const client = this.client(connection);
     const contents = historyFor(connection.type, request.contents);
-    return { client: await client, routed: { ...request, model: resolved.model, contents } };
+    const config = connection.sampling ? { ...connection.sampling, ...request.config } : request.config;
+    const routed: GenerateRequest = {
+      ...request,
+      model: resolved.model,
+      contents,
+      ...(config ? { config } : {}),
+    };
+    const pending = this.window(resolved);
+    if (!pending) return { client: await client, routed };
+    // Asked for at setup (or the first time this model is used); a local server answers at once.
+    const discovered = await pending;
+    const configured = connection.contextWindow;
+    const window: WatchedWindow | undefined = configured
+      ? { ...discovered, contextWindow: configured }
+      : discovered;
+    return { client: await client, routed, watch: { spec: resolved.spec, window } };
+  }
+
+  /** The server's answer about this model's window, asked once; undefined for cloud providers. */
+  private window(resolved: ResolvedModel): Promise<DiscoveredWindow | undefined> | undefined {
+    const { connection } = resolved;
+    if (!connection.discovery || !connection.baseUrl) return undefined;
+    let pending = this.windows.get(resolved.spec);
+    if (!pending) {
+      pending = discoverContextWindow(
+        {
+          baseUrl: connection.baseUrl,
+          model: resolved.model,
+          discovery: connection.discovery,
+          ...(connection.apiKey ? { apiKey: connection.apiKey } : {}),
+        },
+        new AbortController().signal,
+      ).catch(() => undefined);
+      pending.then((found) => {
+        if (found) this.knownWindows.set(resolved.spec, found);
+      });
+      this.windows.set(resolved.spec, pending);
+    }
+    return pending;
+  }
+
+  private answered(
+    watch: NonNullable<Routed['watch']>,
+    routed: GenerateRequest,
+    estimate: number,
+    usage: GenerateResponse['usageMetadata'],
+  ): void {
+    this.guard.afterResponse(watch.spec, routed, estimate, usage, watch.window);
+    // An Ollama model that was not loaded had no window to report; loaded now, it has one.
+    if (watch.window?.server === 'ollama' && watch.window.contextWindow === undefined) {
+      this.windows.delete(watch.spec);
+    }
+  }
+
+  private tryResolve(model: string): ResolvedModel | undefined {
+    try {
+      return this.options.resolver.resolve(model);
+    } catch {
+      return undefined;
+    }
   }
 
   private client(connection: ProviderConnection): Promise<ContentGenerator> {
@@ -88,6 +206,13 @@ export class ProviderRouter implements ContentGenerator {
     }
     return client;
   }
+}
+
+function abortedAs<T>(signal: AbortSignal, value: T): Promise<T> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(value);
+    signal.addEventListener('abort', () => resolve(value), { once: true });
+  });
 }
 
 /**
