@@ -98,6 +98,28 @@ describe('what each server says', () => {
     expect(bare).toBeGreaterThanOrEqual(1000);
     expect(withTools - bare).toBeGreaterThanOrEqual(1000);
   });
+
+  it('counts exactly the serialised characters, measuring each message once across requests', () => {
+    const contents = [
+      { role: 'user' as const, parts: [{ text: 'héllo "quoted"\n' }] },
+      {
+        role: 'model' as const,
+        parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a.ts' } } }],
+      },
+    ];
+    const tools = [{ name: 't', description: 'd', parametersJsonSchema: { type: 'object' } }];
+    const request = { model: 'm', contents, systemInstruction: 'sys', tools };
+    const exact = Math.ceil(
+      (JSON.stringify(contents).length + 'sys'.length + JSON.stringify(tools).length) / 4,
+    );
+    expect(estimateRequestTokens(request)).toBe(exact);
+    // The next turn's request holds the same message objects plus a new one.
+    const next = [...contents, { role: 'user' as const, parts: [{ text: 'more' }] }];
+    expect(estimateRequestTokens({ ...request, contents: next })).toBe(
+      Math.ceil((JSON.stringify(next).length + 3 + JSON.stringify(tools).length) / 4),
+    );
+    expect(estimateRequestTokens({ model: 'm', contents: [] })).toBe(1);
+  });
 });
 
 describe('discovery through the router', () => {

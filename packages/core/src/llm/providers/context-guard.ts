@@ -31,10 +31,32 @@ const MIN_JUDGED_ESTIMATE = 1_024;
  */
 export function estimateRequestTokens(request: GenerateRequest): number {
   const chars =
-    JSON.stringify(request.contents).length +
+    listJsonLength(request.contents) +
     (request.systemInstruction?.length ?? 0) +
-    (request.tools && request.tools.length > 0 ? JSON.stringify(request.tools).length : 0);
+    (request.tools && request.tools.length > 0 ? listJsonLength(request.tools) : 0);
   return Math.ceil(chars / 4);
+}
+
+/**
+ * Serialised lengths by object: a conversation's messages are the same objects from one request
+ * to the next, so each is measured once and a long session's estimate stays a sum, not a
+ * re-serialisation of the whole history every turn. (A message changed in place after it was
+ * measured keeps its old length: this is an estimate for a warning.)
+ */
+const jsonLengths = new WeakMap<object, number>();
+
+/** `JSON.stringify(items).length`, from the lengths of the items. */
+function listJsonLength(items: readonly object[]): number {
+  let total = 2 + Math.max(0, items.length - 1);
+  for (const item of items) {
+    let length = jsonLengths.get(item);
+    if (length === undefined) {
+      length = JSON.stringify(item).length;
+      jsonLengths.set(item, length);
+    }
+    total += length;
+  }
+  return total;
 }
 
 /** A context size worth suggesting: at least twice the request, a power of two, 16k or more. */
