@@ -15,6 +15,7 @@ import { Footer } from './components/footer';
 import { HistoryItemView } from './components/history-item-view';
 import { InputPrompt, type SubmitMode } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
+import { type ChoiceRequest, SelectList } from './components/select-list';
 import { StatusLine } from './components/status-line';
 import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
@@ -24,12 +25,14 @@ import { useAgent } from './hooks/use-agent';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { useNotifications } from './hooks/use-notifications';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { expandAtReferences } from './input/at-references';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { contextWindow, sessionCost } from './model-info';
+import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import { formatQuestion, type QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
@@ -42,6 +45,8 @@ export interface AppProps {
   tools: ToolRegistry;
   /** A fresh session for /clear (same settings, new id). */
   createSession(): Promise<Session>;
+  /** A fork of the session for /fork, under a new id and its own record. */
+  forkSession?(from: Session): Promise<Session>;
   bridge: ConfirmationBridge;
   /** `ask_user`'s questions; the next typed line answers the one showing. */
   questions?: QuestionBridge;
@@ -107,6 +112,9 @@ export function App(props: AppProps) {
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
   const pending = useConfirmation(bridge);
+  const [choice, setChoice] = useState<{ request: ChoiceRequest; done(value?: string): void }>();
+  /** Set on the way out, so the last frame Ink leaves behind is the transcript alone. */
+  const [leaving, setLeaving] = useState(false);
   const question = useSyncExternalStore(
     (listener) => props.questions?.subscribe(listener) ?? (() => undefined),
     () => props.questions?.current(),
@@ -149,8 +157,23 @@ export function App(props: AppProps) {
   const leave = useCallback(() => {
     agent.cancel();
     props.onExit(session.id);
-    exit();
-  }, [agent, props, session, exit]);
+    setLeaving(true);
+  }, [agent, props, session]);
+  useEffect(() => {
+    // After the render without the input and spinner has been committed.
+    if (leaving) exit();
+  }, [leaving, exit]);
+
+  const notificationSettings = useMemo(
+    () => notificationPolicy(props.settings.merged, env),
+    [props.settings.merged, env],
+  );
+  useNotifications({
+    policy: notificationSettings,
+    busy: agent.busy,
+    approval: pending ? { callId: pending.request.call.callId, name: pending.request.call.name } : undefined,
+    write: (sequence) => stdout.write(sequence),
+  });
 
   /** Ctrl+C: cancels a running request; twice within two seconds exits. */
   const interrupt = useCallback(() => {
@@ -229,6 +252,14 @@ export function App(props: AppProps) {
     setApprovalMode(fresh.getApprovalMode());
   }, [props, refreshStatic, banner]);
 
+  const forkSession = useCallback(async () => {
+    if (!props.forkSession) return undefined;
+    const forked = await props.forkSession(session);
+    setSession(forked);
+    props.onSession?.(forked.id);
+    return forked.id;
+  }, [props, session]);
+
   const runCommand = useCallback(
     (command: SlashCommand, args: string) => {
       const context: CommandContext = {
@@ -246,6 +277,17 @@ export function App(props: AppProps) {
           refreshStatic();
         },
         newSession,
+        forkSession,
+        choose: (request) =>
+          new Promise((resolve) =>
+            setChoice({
+              request,
+              done: (value) => {
+                setChoice(undefined);
+                resolve(value);
+              },
+            }),
+          ),
         lastAnswer: () => (lastAnswer.current.length > 0 ? lastAnswer.current.join('\n\n') : undefined),
         copyToClipboard: (text) => stdout.write(osc52Sequence(text, env)),
         sendPrompt: async (input, display) => {
@@ -274,6 +316,7 @@ export function App(props: AppProps) {
       addItem,
       refreshStatic,
       newSession,
+      forkSession,
       stdout,
       leave,
       agent,
@@ -319,6 +362,21 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
+  /** Ctrl+Y: yolo on, or back to the mode before it (default when kodo started in yolo). */
+  const modeBeforeYolo = useRef<ApprovalMode>('default');
+  const toggleYolo = () => {
+    const current = session.getApprovalMode();
+    if (current !== 'yolo' && props.settings.merged.security?.disableYoloMode) {
+      setHint('YOLO mode is disabled by the settings (security.disableYoloMode).');
+      setTimeout(() => setHint(undefined), EXIT_ARM_MS);
+      return;
+    }
+    if (current !== 'yolo') modeBeforeYolo.current = current;
+    const next = current === 'yolo' ? modeBeforeYolo.current : 'yolo';
+    session.setApprovalMode(next);
+    setApprovalMode(next);
+  };
+
   useKeyHandler(
     (input, key) => {
       if (key.tab && key.shift) {
@@ -327,6 +385,8 @@ export function App(props: AppProps) {
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
         session.setApprovalMode(next);
         setApprovalMode(next);
+      } else if (key.ctrl && input === 'y') {
+        toggleYolo();
       } else if (key.ctrl && input === 't') {
         setThoughtsExpanded((expanded) => !expanded);
         refreshStatic();
@@ -345,6 +405,73 @@ export function App(props: AppProps) {
   const pendingName = pending
     ? describe(pending.request.call.name, pending.request.call.args).displayName
     : '';
+  const below = leaving ? null : (
+    <Box flexDirection="column" marginTop={1}>
+      {pending ? (
+        <ConfirmDialog
+          key={pending.request.call.callId}
+          pending={pending}
+          displayName={pendingName}
+          openEditor={openEditor}
+          width={columns}
+          maxPreviewLines={previewLines}
+          onCancelRequest={interrupt}
+          permanentApproval={permanentApproval(props.settings)}
+          sessionApproval={props.folderTrusted?.() ?? true}
+        />
+      ) : null}
+      {agent.busy && !pending ? (
+        <StatusLine
+          startedAt={agent.startedAt}
+          retry={agent.retry}
+          waitingForApproval={false}
+          waitingSince={agent.waitingSince}
+          hint={hint}
+        />
+      ) : null}
+      {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
+      {choice && !pending ? (
+        <SelectList
+          {...choice.request}
+          width={columns}
+          maxVisible={Math.max(3, rows - 10)}
+          onSelect={(value) => choice.done(value)}
+          onCancel={() => choice.done()}
+        />
+      ) : null}
+      {pending || choice ? null : (
+        <InputPrompt
+          commands={commands}
+          listFiles={props.listFiles}
+          history={inputHistory}
+          width={columns}
+          isActive={!pending}
+          busy={agent.busy}
+          onSubmit={submit}
+          onCancel={agent.cancel}
+          onInterrupt={interrupt}
+          onExit={leave}
+        />
+      )}
+      <Footer
+        width={columns}
+        info={{
+          model: session.model,
+          contextUsed: agent.lastUsage?.promptTokenCount
+            ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
+              contextWindow(session.model)
+            : undefined,
+          inputTokens: totals.tokens.prompt,
+          outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
+          cost: sessionCost(session.stats.snapshot()),
+          cwd,
+          branch,
+          approvalMode,
+          sandbox: sandboxLabel,
+        }}
+      />
+    </Box>
+  );
   return (
     <ThemeContext.Provider value={theme}>
       <HighlighterContext.Provider value={props.highlighter}>
@@ -360,68 +487,15 @@ export function App(props: AppProps) {
             </Box>
           )}
         </Static>
-        <LiveTurn
-          blocks={agent.live}
-          width={columns}
-          maxRows={liveRows}
-          thoughtsExpanded={thoughtsExpanded}
-        />
-        <Box flexDirection="column" marginTop={1}>
-          {pending ? (
-            <ConfirmDialog
-              key={pending.request.call.callId}
-              pending={pending}
-              displayName={pendingName}
-              openEditor={openEditor}
-              width={columns}
-              maxPreviewLines={previewLines}
-              onCancelRequest={interrupt}
-              permanentApproval={permanentApproval(props.settings)}
-              sessionApproval={props.folderTrusted?.() ?? true}
-            />
-          ) : null}
-          {agent.busy && !pending ? (
-            <StatusLine
-              startedAt={agent.startedAt}
-              retry={agent.retry}
-              waitingForApproval={false}
-              waitingSince={agent.waitingSince}
-              hint={hint}
-            />
-          ) : null}
-          {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
-          {pending ? null : (
-            <InputPrompt
-              commands={commands}
-              listFiles={props.listFiles}
-              history={inputHistory}
-              width={columns}
-              isActive={!pending}
-              busy={agent.busy}
-              onSubmit={submit}
-              onCancel={agent.cancel}
-              onInterrupt={interrupt}
-              onExit={leave}
-            />
-          )}
-          <Footer
+        {leaving ? null : (
+          <LiveTurn
+            blocks={agent.live}
             width={columns}
-            info={{
-              model: session.model,
-              contextUsed: agent.lastUsage?.promptTokenCount
-                ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
-                  contextWindow(session.model)
-                : undefined,
-              inputTokens: totals.tokens.prompt,
-              outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
-              cost: sessionCost(session.stats.snapshot()),
-              cwd,
-              branch,
-              approvalMode,
-              sandbox: sandboxLabel,
-            }}
+            maxRows={liveRows}
+            thoughtsExpanded={thoughtsExpanded}
           />
-        </Box>
+        )}
+        {below}
       </HighlighterContext.Provider>
     </ThemeContext.Provider>
   );
