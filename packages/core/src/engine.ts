@@ -84,6 +84,7 @@ export {
 export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
 export { LoggingContentGenerator } from './llm/logging';
 export {
+  acceptsImages,
   contextWindowOf,
   contextWindowOrDefault,
   costOf,

@@ -1,5 +1,6 @@
 import {
   type ApprovalMode,
+  acceptsImages,
   type LoadedSettings,
   type MessageRecord,
   routeAgentMention,
@@ -215,6 +216,7 @@ export function App(props: AppProps) {
       const expanded = await expandAtReferences(text, {
         workspace: session.toolContext.workspace,
         listFiles: props.listFiles,
+        images: { model: session.model, accepted: acceptsImages(session.model) },
       });
       for (const skipped of expanded.skipped)
         addItem({ kind: 'info', tone: 'warning', text: `Not attached: ${skipped}` });
@@ -226,7 +228,9 @@ export function App(props: AppProps) {
         session.agents.list().map((entry) => entry.name),
       );
       if (routed.agent) addItem({ kind: 'info', tone: 'info', text: `Asking the ${routed.agent} agent.` });
-      await agent.send(routed.prompt);
+      await agent.send(
+        expanded.images.length > 0 ? [{ text: routed.prompt }, ...expanded.images] : routed.prompt,
+      );
     },
     [addItem, agent, session, props.listFiles],
   );

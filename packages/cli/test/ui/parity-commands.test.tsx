@@ -209,3 +209,32 @@ describe('/quit', () => {
     expect(existsSync(ui.workspace)).toBe(true);
   });
 });
+
+describe('images typed in the UI', () => {
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7]);
+
+  it('@shot.png goes to an image-reading model as an inline part after the text', async () => {
+    const ui = start({ turns: [{ chunks: [text('A red square.'), finish()] }] });
+    writeFileSync(join(ui.workspace, 'shot.png'), PNG);
+    await run(ui, 'what is @shot.png');
+    await until(() => expect(ui.frame()).toContain('A red square.'));
+    expect(ui.frame()).toContain('Attached shot.png');
+    const user = ui.generator.requests[0]!.contents.at(-1)!;
+    expect(user.parts[0]).toEqual({ text: 'what is @shot.png' });
+    expect(user.parts[1]).toEqual({ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } });
+  });
+
+  it('for a model not known to read images, says so and sends the text alone', async () => {
+    const ui = start({
+      model: 'ollama:qwen3-coder',
+      turns: [{ chunks: [text('No image here.'), finish()] }],
+    });
+    writeFileSync(join(ui.workspace, 'shot.png'), PNG);
+    await run(ui, 'what is @shot.png');
+    await until(() => expect(ui.frame()).toContain('No image here.'));
+    expect(flat(ui.frame())).toContain(
+      'Not attached: @shot.png: ollama:qwen3-coder is not known to read images',
+    );
+    expect(JSON.stringify(ui.generator.requests[0]!.contents)).not.toContain('inlineData');
+  });
+});
