@@ -16,13 +16,14 @@ import { Footer } from './components/footer';
 import { HistoryItemView } from './components/history-item-view';
 import { InputPrompt, type SubmitMode } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
-import { type ChoiceRequest, SelectList } from './components/select-list';
+import { SelectList } from './components/select-list';
 import { StatusLine } from './components/status-line';
 import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
 import { useAgent } from './hooks/use-agent';
+import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
@@ -30,6 +31,7 @@ import { useNotifications } from './hooks/use-notifications';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
+import { useYoloToggle } from './hooks/use-yolo-toggle';
 import { expandAtReferences } from './input/at-references';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { contextWindow, sessionCost } from './model-info';
@@ -113,7 +115,7 @@ export function App(props: AppProps) {
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
   const pending = useConfirmation(bridge);
-  const [choice, setChoice] = useState<{ request: ChoiceRequest; done(value?: string): void }>();
+  const { choice, choose } = useChoice();
   /** Set on the way out, so the last frame Ink leaves behind is the transcript alone. */
   const [leaving, setLeaving] = useState(false);
   const question = useSyncExternalStore(
@@ -165,12 +167,8 @@ export function App(props: AppProps) {
     if (leaving) exit();
   }, [leaving, exit]);
 
-  const notificationSettings = useMemo(
-    () => notificationPolicy(props.settings.merged, env),
-    [props.settings.merged, env],
-  );
   useNotifications({
-    policy: notificationSettings,
+    policy: useMemo(() => notificationPolicy(props.settings.merged, env), [props.settings.merged, env]),
     busy: agent.busy,
     approval: pending ? { callId: pending.request.call.callId, name: pending.request.call.name } : undefined,
     write: (sequence) => stdout.write(sequence),
@@ -282,16 +280,7 @@ export function App(props: AppProps) {
         },
         newSession,
         forkSession,
-        choose: (request) =>
-          new Promise((resolve) =>
-            setChoice({
-              request,
-              done: (value) => {
-                setChoice(undefined);
-                resolve(value);
-              },
-            }),
-          ),
+        choose,
         lastAnswer: () => (lastAnswer.current.length > 0 ? lastAnswer.current.join('\n\n') : undefined),
         copyToClipboard: (text) => stdout.write(osc52Sequence(text, env)),
         sendPrompt: async (input, display) => {
@@ -321,6 +310,7 @@ export function App(props: AppProps) {
       refreshStatic,
       newSession,
       forkSession,
+      choose,
       stdout,
       leave,
       agent,
@@ -366,20 +356,16 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
-  /** Ctrl+Y: yolo on, or back to the mode before it (default when kodo started in yolo). */
-  const modeBeforeYolo = useRef<ApprovalMode>('default');
-  const toggleYolo = () => {
-    const current = session.getApprovalMode();
-    if (current !== 'yolo' && props.settings.merged.security?.disableYoloMode) {
-      setHint('YOLO mode is disabled by the settings (security.disableYoloMode).');
-      setTimeout(() => setHint(undefined), EXIT_ARM_MS);
-      return;
-    }
-    if (current !== 'yolo') modeBeforeYolo.current = current;
-    const next = current === 'yolo' ? modeBeforeYolo.current : 'yolo';
-    session.setApprovalMode(next);
-    setApprovalMode(next);
-  };
+  const showBriefly = useCallback((message: string) => {
+    setHint(message);
+    setTimeout(() => setHint(undefined), EXIT_ARM_MS);
+  }, []);
+  const toggleYolo = useYoloToggle({
+    session,
+    disabled: props.settings.merged.security?.disableYoloMode === true,
+    onMode: setApprovalMode,
+    onRefused: showBriefly,
+  });
 
   useKeyHandler(
     (input, key) => {
