@@ -3,6 +3,7 @@ import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { loadCliExtensibility } from '../extensibility-setup';
+import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
 import { isFolderTrusted } from '../trust-gate';
@@ -12,7 +13,6 @@ import { ConfirmationBridge } from './confirmation-bridge';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { HighlighterLoader } from './markdown/highlighter-loader';
-import { favourMemoryOverSpeed } from '../memory-mode';
 import { QuestionBridge } from './question-bridge';
 import { themeFromSetting } from './theme';
 
