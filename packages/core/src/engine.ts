@@ -86,6 +86,7 @@ export type { ContextWindowSource } from './llm/context-windows';
 export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
 export { LoggingContentGenerator } from './llm/logging';
 export {
+  acceptsImages,
   contextWindowOf,
   contextWindowOrDefault,
   costOf,

@@ -1,5 +1,6 @@
 import {
   type ApprovalMode,
+  acceptsImages,
   type LoadedSettings,
   type MessageRecord,
   routeAgentMention,
@@ -17,15 +18,18 @@ import { InputPrompt, type SubmitMode } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
 import { QuestionDialog } from './components/question-dialog';
 import { QueuedPrompts } from './components/queued-prompts';
+import { SelectList } from './components/select-list';
 import { StatusLine } from './components/status-line';
 import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
 import { useAgent } from './hooks/use-agent';
+import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { useNotifications } from './hooks/use-notifications';
 import { type PromptQueue, type QueuedPrompt, usePromptQueue } from './hooks/use-prompt-queue';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import {
@@ -36,9 +40,11 @@ import {
 } from './hooks/use-terminal-screens';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
+import { useYoloToggle } from './hooks/use-yolo-toggle';
 import { expandAtReferences } from './input/at-references';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { contextWindow, sessionCost } from './model-info';
+import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
@@ -52,6 +58,8 @@ export interface AppProps {
   tools: ToolRegistry;
   /** A fresh session for /clear (same settings, new id). */
   createSession(): Promise<Session>;
+  /** A fork of the session for /fork, under a new id and its own record. */
+  forkSession?(from: Session): Promise<Session>;
   bridge: ConfirmationBridge;
   /** `ask_user`'s questions, answered in the question dialog. */
   questions?: QuestionBridge;
@@ -125,6 +133,9 @@ export function App(props: AppProps) {
   const shellFocused = useScreens(terminals).focused !== undefined;
   useTerminalKeys(terminals, shellFocused);
   useEffect(() => terminals?.resizeAll(columns, rows), [terminals, columns, rows]);
+  const { choice, choose } = useChoice();
+  /** Set on the way out, so the last frame Ink leaves behind is the transcript alone. */
+  const [leaving, setLeaving] = useState(false);
   const question = useSyncExternalStore(
     (listener) => props.questions?.subscribe(listener) ?? (() => undefined),
     () => props.questions?.current(),
@@ -167,8 +178,19 @@ export function App(props: AppProps) {
   const leave = useCallback(() => {
     agent.cancel();
     props.onExit(session.id);
-    exit();
-  }, [agent, props, session, exit]);
+    setLeaving(true);
+  }, [agent, props, session]);
+  useEffect(() => {
+    // After the render without the input and spinner has been committed.
+    if (leaving) exit();
+  }, [leaving, exit]);
+
+  useNotifications({
+    policy: useMemo(() => notificationPolicy(props.settings.merged, env), [props.settings.merged, env]),
+    busy: agent.busy,
+    approval: pending ? { callId: pending.request.call.callId, name: pending.request.call.name } : undefined,
+    write: (sequence) => stdout.write(sequence),
+  });
 
   /** Set once the queue exists (below): Ctrl+C drops what was queued behind the turn it stops. */
   const queueRef = useRef<PromptQueue | undefined>(undefined);
@@ -214,6 +236,7 @@ export function App(props: AppProps) {
       const expanded = await expandAtReferences(text, {
         workspace: session.toolContext.workspace,
         listFiles: props.listFiles,
+        images: { model: session.model, accepted: acceptsImages(session.model) },
       });
       for (const skipped of expanded.skipped)
         addItem({ kind: 'info', tone: 'warning', text: `Not attached: ${skipped}` });
@@ -225,7 +248,9 @@ export function App(props: AppProps) {
         session.agents.list().map((entry) => entry.name),
       );
       if (routed.agent) addItem({ kind: 'info', tone: 'info', text: `Asking the ${routed.agent} agent.` });
-      await agent.send(routed.prompt);
+      await agent.send(
+        expanded.images.length > 0 ? [{ text: routed.prompt }, ...expanded.images] : routed.prompt,
+      );
     },
     [addItem, agent, session, props.listFiles],
   );
@@ -251,6 +276,14 @@ export function App(props: AppProps) {
     setApprovalMode(fresh.getApprovalMode());
   }, [props, refreshStatic, banner]);
 
+  const forkSession = useCallback(async () => {
+    if (!props.forkSession) return undefined;
+    const forked = await props.forkSession(session);
+    setSession(forked);
+    props.onSession?.(forked.id);
+    return forked.id;
+  }, [props, session]);
+
   const runCommand = useCallback(
     (command: SlashCommand, args: string) => {
       const context: CommandContext = {
@@ -270,6 +303,8 @@ export function App(props: AppProps) {
           refreshStatic();
         },
         newSession,
+        forkSession,
+        choose,
         lastAnswer: () => (lastAnswer.current.length > 0 ? lastAnswer.current.join('\n\n') : undefined),
         copyToClipboard: (text) => stdout.write(osc52Sequence(text, env)),
         sendPrompt: async (input, display) => {
@@ -299,6 +334,8 @@ export function App(props: AppProps) {
       addItem,
       refreshStatic,
       newSession,
+      forkSession,
+      choose,
       stdout,
       leave,
       agent,
@@ -350,6 +387,17 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
+  const showBriefly = useCallback((message: string) => {
+    setHint(message);
+    setTimeout(() => setHint(undefined), EXIT_ARM_MS);
+  }, []);
+  const toggleYolo = useYoloToggle({
+    session,
+    disabled: props.settings.merged.security?.disableYoloMode === true,
+    onMode: setApprovalMode,
+    onRefused: showBriefly,
+  });
+
   useKeyHandler(
     (input, key) => {
       // Stays subscribed while a command has the keys, so the terminal stays in raw mode.
@@ -364,6 +412,8 @@ export function App(props: AppProps) {
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
         session.setApprovalMode(next);
         setApprovalMode(next);
+      } else if (key.ctrl && input === 'y') {
+        toggleYolo();
       } else if (key.ctrl && input === 't') {
         setThoughtsExpanded((expanded) => !expanded);
         refreshStatic();
@@ -383,6 +433,80 @@ export function App(props: AppProps) {
   const pendingName = pending
     ? describe(pending.request.call.name, pending.request.call.args).displayName
     : '';
+  const below = leaving ? null : (
+    <Box flexDirection="column" marginTop={1}>
+      {pending ? (
+        <ConfirmDialog
+          key={pending.request.call.callId}
+          pending={pending}
+          displayName={pendingName}
+          openEditor={openEditor}
+          width={columns}
+          maxPreviewLines={previewLines}
+          onCancelRequest={interrupt}
+          permanentApproval={permanentApproval(props.settings)}
+          sessionApproval={props.folderTrusted?.() ?? true}
+        />
+      ) : null}
+      {asking ? (
+        <QuestionDialog key={asking.id} pending={asking} width={columns} onCancelRequest={interrupt} />
+      ) : null}
+      {agent.busy && !pending && !asking ? (
+        <StatusLine
+          startedAt={agent.startedAt}
+          retry={agent.retry}
+          waitingForApproval={false}
+          waitingSince={agent.waitingSince}
+          hint={hint}
+        />
+      ) : null}
+      {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
+      {choice && !pending && !asking ? (
+        <SelectList
+          {...choice.request}
+          width={columns}
+          maxVisible={Math.max(3, rows - 10)}
+          onSelect={(value) => choice.done(value)}
+          onCancel={() => choice.done()}
+        />
+      ) : null}
+      {pending || asking || choice ? null : <QueuedPrompts items={queue.items} width={columns} />}
+      {pending || asking || choice ? null : (
+        <InputPrompt
+          commands={commands}
+          listFiles={props.listFiles}
+          history={inputHistory}
+          width={columns}
+          isActive={!pending && !asking && !shellFocused}
+          busy={agent.busy}
+          onSubmit={submit}
+          onCancel={agent.cancel}
+          onInterrupt={interrupt}
+          onExit={leave}
+          vimMode={vimMode}
+          queuedCount={queue.items.length}
+          onDropQueued={queue.dropLast}
+        />
+      )}
+      <Footer
+        width={columns}
+        info={{
+          model: session.model,
+          contextUsed: agent.lastUsage?.promptTokenCount
+            ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
+              contextWindow(session.model)
+            : undefined,
+          inputTokens: totals.tokens.prompt,
+          outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
+          cost: sessionCost(session.stats.snapshot()),
+          cwd,
+          branch,
+          approvalMode,
+          sandbox: sandboxLabel,
+        }}
+      />
+    </Box>
+  );
   return (
     <ThemeContext.Provider value={theme}>
       <HighlighterContext.Provider value={props.highlighter}>
@@ -399,75 +523,15 @@ export function App(props: AppProps) {
               </Box>
             )}
           </Static>
-          <LiveTurn
-            blocks={agent.live}
-            width={columns}
-            maxRows={liveRows}
-            thoughtsExpanded={thoughtsExpanded}
-          />
-          <Box flexDirection="column" marginTop={1}>
-            {pending ? (
-              <ConfirmDialog
-                key={pending.request.call.callId}
-                pending={pending}
-                displayName={pendingName}
-                openEditor={openEditor}
-                width={columns}
-                maxPreviewLines={previewLines}
-                onCancelRequest={interrupt}
-                permanentApproval={permanentApproval(props.settings)}
-                sessionApproval={props.folderTrusted?.() ?? true}
-              />
-            ) : null}
-            {asking ? (
-              <QuestionDialog key={asking.id} pending={asking} width={columns} onCancelRequest={interrupt} />
-            ) : null}
-            {agent.busy && !pending && !asking ? (
-              <StatusLine
-                startedAt={agent.startedAt}
-                retry={agent.retry}
-                waitingForApproval={false}
-                waitingSince={agent.waitingSince}
-                hint={hint}
-              />
-            ) : null}
-            {!agent.busy && hint ? <Text color={theme.warning}> {hint}</Text> : null}
-            {pending || asking ? null : <QueuedPrompts items={queue.items} width={columns} />}
-            {pending || asking ? null : (
-              <InputPrompt
-                commands={commands}
-                listFiles={props.listFiles}
-                history={inputHistory}
-                width={columns}
-                isActive={!pending && !asking && !shellFocused}
-                busy={agent.busy}
-                onSubmit={submit}
-                onCancel={agent.cancel}
-                onInterrupt={interrupt}
-                onExit={leave}
-                vimMode={vimMode}
-                queuedCount={queue.items.length}
-                onDropQueued={queue.dropLast}
-              />
-            )}
-            <Footer
+          {leaving ? null : (
+            <LiveTurn
+              blocks={agent.live}
               width={columns}
-              info={{
-                model: session.model,
-                contextUsed: agent.lastUsage?.promptTokenCount
-                  ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
-                    contextWindow(session.model)
-                  : undefined,
-                inputTokens: totals.tokens.prompt,
-                outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
-                cost: sessionCost(session.stats.snapshot()),
-                cwd,
-                branch,
-                approvalMode,
-                sandbox: sandboxLabel,
-              }}
+              maxRows={liveRows}
+              thoughtsExpanded={thoughtsExpanded}
             />
-          </Box>
+          )}
+          {below}
         </TerminalScreensContext.Provider>
       </HighlighterContext.Provider>
     </ThemeContext.Provider>

@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import { App, type AppProps } from './app';
+import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON, notificationPolicy } from './notify';
 
 /** Bracketed paste: the terminal marks pasted text, so its newlines are not taken as Enter. */
 const PASTE_ON = '\u001b[?2004h';
@@ -19,8 +20,10 @@ export async function mountApp(
   options: MountOptions,
 ): Promise<string> {
   let sessionId = props.session.id;
-  options.stdout.write(PASTE_ON);
-  const restore = () => options.stdout.write(PASTE_OFF);
+  // Focus reports tell the notifications whether the person is looking at the terminal.
+  const focus = notificationPolicy(props.settings.merged, props.env).enabled;
+  options.stdout.write(focus ? PASTE_ON + FOCUS_REPORTING_ON : PASTE_ON);
+  const restore = () => options.stdout.write(focus ? PASTE_OFF + FOCUS_REPORTING_OFF : PASTE_OFF);
   process.once('exit', restore);
   const instance = render(
     <App

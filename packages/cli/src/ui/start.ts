@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { kodoHome, type LoadedSettings, newSessionId } from '@kodo/core/engine';
+import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { loadCliExtensibility } from '../extensibility-setup';
@@ -18,6 +18,7 @@ import { QuestionBridge } from './question-bridge';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
 import type { ThemeName } from './theme';
+import { themeFromSetting } from './theme';
 
 export interface InteractiveContext {
   args: CliArgs;
@@ -88,6 +89,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   );
   if (hookContext) created.session.addContext([{ text: hookContext }]);
   const sessions = [created];
+  /** Sessions /fork started: they share their parent's model client, tools and MCP servers. */
+  const forks: Session[] = [];
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
@@ -112,6 +115,16 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
         if (fresh) next.session.addContext([{ text: fresh }]);
         return next.session;
       },
+      forkSession: async (from) => {
+        const sessionId = newSessionId();
+        const recorder = new SessionStore({ projectRoot: cwd, env }).newRecorder({
+          sessionId,
+          onError: warn,
+        });
+        const forked = from.fork({ sessionId, recorder });
+        forks.push(forked);
+        return forked;
+      },
       bridge,
       questions,
       terminals,
@@ -120,7 +133,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       version: context.version,
       cwd,
       env,
-      themeName: themeFromSettings(settings),
+      themeName: themeFromSetting(settings.merged.ui?.theme),
       highlighter: new HighlighterLoader(),
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),
@@ -131,6 +144,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
   await Promise.all(generators.map((generator) => generator.flush()));
+  for (const forked of forks) await forked.end('exit');
   for (const ended of sessions) {
     // The sessions `/clear` replaced had their SessionEnd already.
     if (ended === sessions.at(-1)) await ended.session.end('exit');
@@ -171,11 +185,6 @@ function allCommands(created: CliSession, context: InteractiveContext) {
   };
   commands.push(...extensionSlashCommands(handle, commands, reserved));
   return commands;
-}
-
-function themeFromSettings(settings: LoadedSettings): ThemeName {
-  const theme = settings.merged.ui?.theme;
-  return theme !== undefined && /light/i.test(theme) ? 'light' : 'dark';
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * Colour palettes for the interactive UI. Components never name a colour directly: they ask the
  * theme for a role (accent, success, diff addition…), so dark, light and "no colour" stay
- * consistent. `NO_COLOR` (any non-empty value, see no-color.org) selects the palette without
- * colours; bold, dim and inverse still mark structure there.
+ * consistent. `ansi` uses only the terminal's own 16 colours (so the terminal's palette decides);
+ * `no-color`, or `NO_COLOR` (any non-empty value, see no-color.org), uses none; bold, dim and
+ * inverse still mark structure there.
  */
-export type ThemeName = 'dark' | 'light';
+export type ThemeName = 'dark' | 'light' | 'ansi' | 'no-color';
 
 export interface Theme {
-  name: ThemeName | 'no-color';
+  name: ThemeName;
   /** Prompt marker, headings, the selected dialog option. */
   accent: string | undefined;
   /** Secondary text: hints, footer, descriptions. */
@@ -86,6 +87,32 @@ const LIGHT: Theme = {
   },
 };
 
+/** Only the 16 named colours: every terminal has them, and its own palette chooses the shades. */
+const ANSI: Theme = {
+  name: 'ansi',
+  accent: 'blue',
+  muted: 'gray',
+  success: 'green',
+  warning: 'yellow',
+  error: 'red',
+  code: 'cyan',
+  link: 'blueBright',
+  user: 'white',
+  diffAdded: 'green',
+  diffRemoved: 'red',
+  border: 'gray',
+  syntax: {
+    keyword: 'magenta',
+    string: 'green',
+    number: 'yellow',
+    comment: 'gray',
+    title: 'blue',
+    type: 'cyan',
+    attr: 'yellow',
+    meta: 'cyan',
+  },
+};
+
 const NO_COLOR: Theme = {
   name: 'no-color',
   accent: undefined,
@@ -111,14 +138,29 @@ const NO_COLOR: Theme = {
   },
 };
 
-export const THEME_NAMES: readonly ThemeName[] = ['dark', 'light'];
+export const THEME_NAMES: readonly ThemeName[] = ['dark', 'light', 'ansi', 'no-color'];
 
 export function isThemeName(value: unknown): value is ThemeName {
-  return value === 'dark' || value === 'light';
+  return typeof value === 'string' && (THEME_NAMES as readonly string[]).includes(value);
 }
+
+/**
+ * The theme a `ui.theme` setting names: kodo's own names, or Gemini CLI's ("ANSI Light",
+ * "GitHub Light", "Default"…) mapped to the nearest one. Unknown names get the dark theme.
+ */
+export function themeFromSetting(value: string | undefined): ThemeName {
+  if (value === undefined) return 'dark';
+  const name = value.trim().toLowerCase();
+  if (isThemeName(name)) return name;
+  if (/no[\s_-]?colou?r|^none$/.test(name)) return 'no-color';
+  if (name.startsWith('ansi')) return 'ansi';
+  return /light/.test(name) ? 'light' : 'dark';
+}
+
+const PALETTES: Record<ThemeName, Theme> = { dark: DARK, light: LIGHT, ansi: ANSI, 'no-color': NO_COLOR };
 
 /** The palette for a theme name, or the colourless one when the environment asks for it. */
 export function resolveTheme(name: ThemeName, env: NodeJS.ProcessEnv): Theme {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return NO_COLOR;
-  return name === 'light' ? LIGHT : DARK;
+  return PALETTES[name];
 }

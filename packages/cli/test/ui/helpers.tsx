@@ -6,6 +6,7 @@ import {
   type ContentGenerator,
   type GenerateRequest,
   type GenerateResponse,
+  type LoadedSettings,
   lazyBuiltinTools,
   type MessageRecord,
   Session,
@@ -40,6 +41,9 @@ export const KEYS = {
   ctrlR: '\u0012',
   ctrlT: '\u0014',
   ctrlF: '\u0006',
+  ctrlY: '\u0019',
+  focusIn: '\u001b[I',
+  focusOut: '\u001b[O',
 } as const;
 
 export const text = (value: string): GenerateResponse => ({
@@ -69,8 +73,13 @@ export interface ScriptedTurn {
 export class ScriptedGenerator implements ContentGenerator {
   readonly provider = 'test';
   readonly requests: GenerateRequest[] = [];
+  /** Requests outside the conversation (compression, a tool asking the model). */
+  readonly oneShotRequests: GenerateRequest[] = [];
 
-  constructor(private readonly turns: ScriptedTurn[]) {}
+  constructor(
+    private readonly turns: ScriptedTurn[],
+    private readonly oneShots: GenerateResponse[] = [],
+  ) {}
 
   async *generateContentStream(
     request: GenerateRequest,
@@ -86,8 +95,11 @@ export class ScriptedGenerator implements ContentGenerator {
     }
   }
 
-  async generateContent(): Promise<GenerateResponse> {
-    throw new Error('not scripted');
+  async generateContent(request: GenerateRequest): Promise<GenerateResponse> {
+    this.oneShotRequests.push(structuredClone(request));
+    const next = this.oneShots.shift();
+    if (!next) throw new Error('not scripted');
+    return next;
   }
 
   async countTokens(): Promise<{ totalTokens: number }> {
@@ -108,6 +120,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export interface AppHarnessOptions {
   turns?: ScriptedTurn[];
+  /** Answers to one-shot requests (the compressor's), in order. */
+  oneShots?: GenerateResponse[];
+  /** The merged settings (default: just the model name). */
+  settings?: LoadedSettings['merged'];
+  /** The model of the first session (default gemini-2.5-pro). */
+  model?: string;
   approvalMode?: ApprovalMode;
   initialPrompt?: string;
   openEditor?: EditorLauncher;
@@ -119,14 +137,14 @@ export interface AppHarnessOptions {
   sandbox?: SandboxView;
   /** Shell commands in a real pseudo-terminal (as the interactive UI runs them). */
   pty?: boolean;
-  /** Settings beyond the model name. */
-  settings?: Settings;
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
 export function renderApp(options: AppHarnessOptions = {}) {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-ui-')));
-  const generator = new ScriptedGenerator(options.turns ?? []);
+  // Commands that save settings (/theme) write here, never to the real home.
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-ui-home-')));
+  const generator = new ScriptedGenerator(options.turns ?? [], options.oneShots ?? []);
   const bridge = new ConfirmationBridge();
   const questions = new QuestionBridge();
   const tools = new ToolRegistry(lazyBuiltinTools());
@@ -138,7 +156,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
   const makeSession = () => {
     const session = new Session({
       generator,
-      model: 'gemini-2.5-pro',
+      model: options.model ?? 'gemini-2.5-pro',
       tools,
       toolContext: {
         workspace: new Workspace({ roots: [workspace] }),
@@ -165,16 +183,21 @@ export function renderApp(options: AppHarnessOptions = {}) {
       session={makeSession()}
       tools={tools}
       createSession={async () => makeSession()}
+      forkSession={async (from) => {
+        const forked = from.fork({ sessionId: `fork-${sessions.length}` });
+        sessions.push(forked);
+        return forked;
+      }}
       bridge={bridge}
       questions={questions}
       commands={builtinCommands()}
       settings={{
-        merged: { ...options.settings, model: { name: 'gemini-2.5-pro' } },
+        merged: { model: { name: 'gemini-2.5-pro' }, ...options.settings },
         sources: ['/home/me/.kodo/settings.json'],
       }}
       version="9.9.9"
       cwd={workspace}
-      env={options.env ?? {}}
+      env={{ KODO_HOME: home, KODO_NOTIFICATIONS: '0', ...options.env }}
       themeName="dark"
       highlighter={highlighter}
       inputHistory={{
@@ -196,6 +219,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
   return {
     ...instance,
     workspace,
+    home,
     generator,
     bridge,
     sessions,
@@ -217,6 +241,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
     cleanup() {
       instance.unmount();
       rmSync(workspace, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -192,7 +192,13 @@ export const settingsSchema = group({
   security: securitySchema,
   admin: adminSchema,
   output: group({ format: z.enum(['text', 'json', 'stream-json']) }),
-  ui: group({ theme: z.string(), hideBanner: z.boolean(), hideTips: z.boolean(), hideFooter: z.boolean() }),
+  ui: group({
+    theme: z.string(),
+    hideBanner: z.boolean(),
+    hideTips: z.boolean(),
+    hideFooter: z.boolean(),
+    notifications: group({ enabled: z.boolean(), longTurnSeconds: z.number().min(0) }),
+  }),
   telemetry: group({
     enabled: z.boolean(),
     target: z.enum(['local', 'gcp']),

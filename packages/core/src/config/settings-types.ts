@@ -106,6 +106,11 @@ export interface UiSettings {
   hideBanner?: boolean;
   hideTips?: boolean;
   hideFooter?: boolean;
+  /**
+   * Terminal bell and OSC 9 desktop notification when a turn longer than `longTurnSeconds`
+   * (default 10) ends or a tool needs approval while the terminal is not focused (default on).
+   */
+  notifications?: { enabled?: boolean; longTurnSeconds?: number };
 }
 
 export interface TelemetrySettings {

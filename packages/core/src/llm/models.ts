@@ -27,6 +27,8 @@ export interface ModelInfo {
   maxOutputTokens: number;
   /** Whether the model can think (thinking blocks, reasoning tokens). */
   reasoning: boolean;
+  /** Whether the model reads images in the prompt (inline image parts). */
+  images: boolean;
   price: ModelPrice;
   /** Long prompts cost more on some models: this price applies when the prompt exceeds `above`. */
   longContext?: { above: number; price: ModelPrice };
@@ -42,6 +44,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     reasoning: true,
+    images: true,
     price: { input: 2, output: 12, cachedInput: 0.2 },
     longContext: { above: 200_000, price: { input: 4, output: 18, cachedInput: 0.4 } },
   },
@@ -51,6 +54,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     reasoning: true,
+    images: true,
     price: { input: 1.25, output: 10, cachedInput: 0.125 },
     longContext: { above: 200_000, price: { input: 2.5, output: 15, cachedInput: 0.25 } },
   },
@@ -60,6 +64,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     reasoning: true,
+    images: true,
     price: { input: 0.3, output: 2.5, cachedInput: 0.03 },
   },
   {
@@ -68,6 +73,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     reasoning: true,
+    images: true,
     price: { input: 0.1, output: 0.4, cachedInput: 0.01 },
   },
   {
@@ -76,6 +82,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 8_192,
     reasoning: false,
+    images: true,
     price: { input: 0.1, output: 0.4, cachedInput: 0.025 },
   },
   // OpenAI (platform.openai.com pricing, standard tier)
@@ -85,6 +92,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
     reasoning: true,
+    images: true,
     price: { input: 1.25, output: 10, cachedInput: 0.125 },
   },
   {
@@ -93,6 +101,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
     reasoning: true,
+    images: true,
     price: { input: 0.25, output: 2, cachedInput: 0.025 },
   },
   {
@@ -101,6 +110,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
     reasoning: true,
+    images: true,
     price: { input: 0.05, output: 0.4, cachedInput: 0.005 },
   },
   {
@@ -109,6 +119,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     reasoning: false,
+    images: true,
     price: { input: 2, output: 8, cachedInput: 0.5 },
   },
   {
@@ -117,6 +128,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     reasoning: false,
+    images: true,
     price: { input: 0.4, output: 1.6, cachedInput: 0.1 },
   },
   {
@@ -125,6 +137,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     reasoning: false,
+    images: true,
     price: { input: 2.5, output: 10, cachedInput: 1.25 },
   },
   {
@@ -133,6 +146,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     reasoning: false,
+    images: true,
     price: { input: 0.15, output: 0.6, cachedInput: 0.075 },
   },
   {
@@ -141,6 +155,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 100_000,
     reasoning: true,
+    images: true,
     price: { input: 2, output: 8, cachedInput: 0.5 },
   },
   {
@@ -149,6 +164,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 100_000,
     reasoning: true,
+    images: true,
     price: { input: 1.1, output: 4.4, cachedInput: 0.275 },
   },
   // Anthropic (claude.com pricing; cache writes are the 5-minute ones)
@@ -158,6 +174,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     reasoning: true,
+    images: true,
     price: { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
   },
   {
@@ -166,6 +183,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 32_000,
     reasoning: true,
+    images: true,
     price: { input: 15, output: 75, cachedInput: 1.5, cacheWrite: 18.75 },
   },
   {
@@ -174,6 +192,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     reasoning: true,
+    images: true,
     price: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
     longContext: { above: 200_000, price: { input: 6, output: 22.5, cachedInput: 0.6, cacheWrite: 7.5 } },
   },
@@ -183,6 +202,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     reasoning: true,
+    images: true,
     price: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
   },
   {
@@ -191,6 +211,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     reasoning: true,
+    images: true,
     price: { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
   },
   {
@@ -199,6 +220,7 @@ export const MODEL_TABLE: readonly ModelInfo[] = [
     contextWindow: 200_000,
     maxOutputTokens: 8_192,
     reasoning: false,
+    images: true,
     price: { input: 0.8, output: 4, cachedInput: 0.08, cacheWrite: 1 },
   },
 ];
@@ -281,6 +303,11 @@ export function costOf(model: string, tokens: TokenCounts): number | undefined {
     written * (price.cacheWrite ?? price.input) +
     output * price.output;
   return dollars / M;
+}
+
+/** Whether the model reads images: from the model table; undefined for a model it does not list. */
+export function acceptsImages(model: string): boolean | undefined {
+  return modelInfo(model)?.images;
 }
 
 /** The context window of a model, or undefined when unknown. */

@@ -104,6 +104,8 @@ interface CallState {
   emit: (event: AgentEvent) => void;
   status: ToolCallStatus;
   startedAt: number;
+  /** Time spent waiting for the person's approval: not the tool's time (`/stats`). */
+  approvalWaitMs: number;
   invocation?: ToolInvocation;
   decision?: ToolDecision;
   /** The person edited the arguments before approving. */
@@ -152,6 +154,7 @@ export class Scheduler {
       emit: onEvent,
       status: 'validating',
       startedAt: monotonicMs(),
+      approvalWaitMs: 0,
       ...(options.requestedByUser ? { requestedByUser: true } : {}),
     }));
     let batchCancelReason: string | undefined;
@@ -323,7 +326,12 @@ export class Scheduler {
       const details = await invocation.confirmationDetails(signal);
       if (this.options.hooks) notifyApprovalNeeded(this.options.hooks, request, tool, details);
       state.emit({ type: 'tool_call_confirmation', call: request, details });
-      response = await this.options.confirm({ call: request, details, signal });
+      const askedAt = monotonicMs();
+      try {
+        response = await this.options.confirm({ call: request, details, signal });
+      } finally {
+        state.approvalWaitMs += monotonicMs() - askedAt;
+      }
     } catch {
       response = { outcome: 'cancel' };
     }
@@ -493,6 +501,7 @@ export class Scheduler {
         ),
       status: 'validating',
       startedAt: state.startedAt,
+      approvalWaitMs: state.approvalWaitMs,
       tailOf: original,
       tailDepth: depth,
     };
@@ -532,7 +541,7 @@ export class Scheduler {
       status,
       responseParts,
       resultDisplay,
-      durationMs: Math.round(monotonicMs() - state.startedAt),
+      durationMs: Math.max(0, Math.round(monotonicMs() - state.startedAt - state.approvalWaitMs)),
       ...(extra.error ? { error: extra.error } : {}),
       ...(extra.fileDiff ? { fileDiff: extra.fileDiff } : {}),
     };

@@ -312,7 +312,7 @@ export class Session {
    */
   fork(options: { sessionId?: string; recorder?: TurnRecorder } = {}): Session {
     const { recorder: _parentRecorder, sessionId: _parentId, ...rest } = this.options;
-    return new Session({
+    const forked = new Session({
       ...rest,
       ...options,
       model: this.model,
@@ -320,6 +320,10 @@ export class Session {
       history: this.chat.getHistory(),
       restored: { stats: this.stats.snapshot(), todos: this.todos() },
     });
+    // The fork's record holds the inherited history at once: left before its first prompt, it
+    // can still be resumed.
+    forked.recordBoundary();
+    return forked;
   }
 
   /**

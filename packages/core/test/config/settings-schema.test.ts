@@ -78,7 +78,13 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     skills: { enabled: true },
   },
   output: { format: 'json' },
-  ui: { theme: 'GitHub', hideBanner: true, hideTips: false, hideFooter: false },
+  ui: {
+    theme: 'GitHub',
+    hideBanner: true,
+    hideTips: false,
+    hideFooter: false,
+    notifications: { enabled: true, longTurnSeconds: 10 },
+  },
   telemetry: {
     enabled: false,
     target: 'local',

@@ -10,12 +10,12 @@ import type { CommandContext, SlashCommand } from './types';
 export const compressCommand: SlashCommand = {
   name: 'compress',
   aliases: ['summarize', 'compact'],
-  description: 'Summarise the conversation to free context',
-  async run({ session, addItem }) {
+  description: 'Summarise the conversation to free context: /compress [what the summary must keep]',
+  async run({ session, args, addItem }) {
     addItem({ kind: 'info', tone: 'info', text: 'Compressing chat history…' });
     let result: Awaited<ReturnType<typeof session.compress>>;
     try {
-      result = await session.compress(new AbortController().signal);
+      result = await session.compress(new AbortController().signal, args ? { instructions: args } : {});
     } catch (error) {
       addItem({
         kind: 'info',

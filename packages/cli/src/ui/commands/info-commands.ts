@@ -15,6 +15,7 @@ export const KEYBOARD_HELP = [
   '| Ctrl+C | cancel; twice to exit |',
   '| Ctrl+D | exit (on empty input) |',
   '| Shift+Tab | cycle approval mode |',
+  '| Ctrl+Y | YOLO mode on / off |',
   '| Ctrl+T | show or hide thoughts |',
   '| Ctrl+L | redraw the screen |',
 ].join('\n');

@@ -1,6 +1,7 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
 import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { exportCommand } from './export-command';
 import {
   chatCommand,
   compressCommand,
@@ -16,8 +17,16 @@ import {
   statsCommand,
   toolsCommand,
 } from './info-commands';
+import { initCommand } from './init-command';
 import { permissionsCommand } from './permissions-command';
-import { clearCommand, copyCommand, modelCommand, quitCommand, themeCommand } from './session-commands';
+import {
+  clearCommand,
+  copyCommand,
+  forkCommand,
+  modelCommand,
+  quitCommand,
+  themeCommand,
+} from './session-commands';
 import type { SlashCommand } from './types';
 import { vimCommand } from './vim-command';
 
@@ -29,6 +38,9 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     clearCommand,
     compressCommand,
     copyCommand,
+    exportCommand,
+    forkCommand,
+    initCommand,
     memoryCommand,
     toolsCommand,
     agentsCommand,

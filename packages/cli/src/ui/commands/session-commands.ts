@@ -1,11 +1,14 @@
 import {
+  MODEL_TABLE,
   ProviderConfigError,
   ProviderResolver,
   type Settings,
   UnknownProviderError,
 } from '@kodo/core/engine';
-import { isThemeName, THEME_NAMES } from '../theme';
-import type { SlashCommand } from './types';
+import { settingsFileFor, writeSetting } from '../../commands/settings-edit';
+import type { SelectItem } from '../components/select-list';
+import { isThemeName, THEME_NAMES, type ThemeName } from '../theme';
+import type { CommandContext, SlashCommand } from './types';
 
 export const clearCommand: SlashCommand = {
   name: 'clear',
@@ -60,39 +63,100 @@ function modelRefusal(
   }
 }
 
+/** What `/model` offers: the model table (Gemini models bare, others with their provider), then profiles' models. */
+export function modelChoices(profiles: Settings['providers']): SelectItem[] {
+  const items: SelectItem[] = MODEL_TABLE.map((info) => ({
+    value: info.provider === 'gemini' ? info.id : `${info.provider}:${info.id}`,
+    label: info.provider === 'gemini' ? info.id : `${info.provider}:${info.id}`,
+    description: `${info.provider} · ${Math.round(info.contextWindow / 1000)}k context${info.reasoning ? ' · thinking' : ''}`,
+  }));
+  for (const [name, profile] of Object.entries(profiles ?? {})) {
+    for (const model of profile.models ?? []) {
+      const spec = `${name}:${model}`;
+      items.push({
+        value: spec,
+        label: spec,
+        description: `profile ${name}${profile.baseUrl ? ` · ${profile.baseUrl}` : ''}`,
+      });
+    }
+  }
+  return items;
+}
+
+/** Switches after checking the provider is known and its profile usable; says what happened. */
+function switchModel(context: CommandContext, spec: string): void {
+  const { session, settings, env, addItem } = context;
+  const refusal = modelRefusal(spec, settings.merged.providers, env);
+  if (refusal) {
+    addItem({ kind: 'info', tone: 'error', text: `${refusal} The model stays ${session.model}.` });
+    return;
+  }
+  session.setModel(spec);
+  addItem({ kind: 'info', tone: 'success', text: `Model switched to ${spec}.` });
+}
+
 export const modelCommand: SlashCommand = {
   name: 'model',
-  description: 'Show the model, or switch it: /model <name>',
-  run({ args, session, settings, env, addItem }) {
+  description: 'Pick the model from a list, or switch to one: /model [name]',
+  async run(context) {
+    const { args, session, settings, addItem } = context;
     if (args === '') {
-      addItem({
-        kind: 'info',
-        tone: 'info',
-        text: `Model: ${session.model}. Switch with /model <name>, e.g. /model gemini-2.5-flash.`,
+      const items = modelChoices(settings.merged.providers);
+      if (!items.some((item) => item.value === session.model)) {
+        items.unshift({ value: session.model, label: session.model, description: 'in use' });
+      }
+      const picked = await context.choose({
+        title: `Model (now ${session.model})`,
+        items,
+        initial: session.model,
       });
+      if (picked === undefined || picked === session.model) {
+        addItem({ kind: 'info', tone: 'info', text: `Model: ${session.model}.` });
+        return;
+      }
+      switchModel(context, picked);
       return;
     }
     if (!/^[\w.\-/:]+$/.test(args)) {
       addItem({ kind: 'info', tone: 'error', text: `"${args}" is not a model name.` });
       return;
     }
-    const refusal = modelRefusal(args, settings.merged.providers, env);
-    if (refusal) {
-      addItem({ kind: 'info', tone: 'error', text: `${refusal} The model stays ${session.model}.` });
+    switchModel(context, args);
+  },
+};
+
+export const forkCommand: SlashCommand = {
+  name: 'fork',
+  description: 'Continue in a new session from here; the current one stays saved as it is',
+  async run({ session, forkSession, addItem }) {
+    const from = session.id;
+    const forked = await forkSession();
+    if (forked === undefined) {
+      addItem({ kind: 'info', tone: 'warning', text: 'Forking is not available here.' });
       return;
     }
-    session.setModel(args);
-    addItem({ kind: 'info', tone: 'success', text: `Model switched to ${args}.` });
+    addItem({
+      kind: 'info',
+      tone: 'success',
+      text: `Forked: now in session ${forked}. Session ${from} is kept (kodo --resume ${from}).`,
+    });
   },
+};
+
+const THEME_DESCRIPTIONS: Record<ThemeName, string> = {
+  dark: 'for dark backgrounds',
+  light: 'for light backgrounds',
+  ansi: "the terminal's own 16 colours",
+  'no-color': 'no colours (as NO_COLOR)',
 };
 
 export const themeCommand: SlashCommand = {
   name: 'theme',
-  description: 'Switch between the dark and light themes: /theme [dark|light]',
-  subcommands: THEME_NAMES.map((name) => ({ name, description: `the ${name} theme` })),
+  description: 'Switch the colour theme (saved as ui.theme): /theme [dark|light|ansi|no-color]',
+  subcommands: THEME_NAMES.map((name) => ({ name, description: THEME_DESCRIPTIONS[name] })),
   whileBusy: true,
-  run({ args, themeName, setTheme, addItem, env }) {
-    const next = args === '' ? (themeName === 'dark' ? 'light' : 'dark') : args;
+  async run({ args, themeName, setTheme, addItem, env, cwd, settings }) {
+    const next = args === '' ? (themeName === 'dark' ? 'light' : 'dark') : args.toLowerCase();
     if (!isThemeName(next)) {
       addItem({
         kind: 'info',
@@ -103,6 +167,18 @@ export const themeCommand: SlashCommand = {
     }
     setTheme(next);
     const note = env.NO_COLOR ? ' (NO_COLOR is set, so colours stay off.)' : '';
-    addItem({ kind: 'info', tone: 'success', text: `Theme: ${next}.${note}` });
+    // The user's file: a theme is a matter of the terminal, not of the project.
+    const file = settingsFileFor(settings, 'user', { cwd, env });
+    try {
+      await writeSetting(file, ['ui', 'theme'], next);
+    } catch (error) {
+      addItem({
+        kind: 'info',
+        tone: 'warning',
+        text: `Theme: ${next} for this session; not saved: ${(error as Error).message}`,
+      });
+      return;
+    }
+    addItem({ kind: 'info', tone: 'success', text: `Theme: ${next} (saved in ${file}).${note}` });
   },
 };

@@ -1,4 +1,5 @@
 import type { LoadedSettings, Part, Session, ToolRegistry } from '@kodo/core/engine';
+import type { ChoiceRequest } from '../components/select-list';
 import type { ThemeName } from '../theme';
 import type { NewHistoryItem } from '../types';
 
@@ -17,6 +18,10 @@ export interface CommandContext {
   setTheme(name: ThemeName): void;
   /** Clears the screen and starts a new session. */
   newSession(): Promise<void>;
+  /** Continues in a fork of the session (its own record); the new id, or undefined if not possible. */
+  forkSession(): Promise<string | undefined>;
+  /** Shows a menu in place of the input; the chosen value, or undefined on Esc. */
+  choose(request: ChoiceRequest): Promise<string | undefined>;
   /** The text of the latest model answer, if any. */
   lastAnswer(): string | undefined;
   copyToClipboard(text: string): void;

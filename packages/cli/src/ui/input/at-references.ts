@@ -1,6 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { Workspace } from '@kodo/core/engine';
+import type { Part, Workspace } from '@kodo/core/engine';
+import {
+  findPastedImagePaths,
+  type ImageSupport,
+  imageMimeType,
+  imagePart,
+  imageRefusal,
+} from './image-references';
 
 /** Per file and in total: attached text is for reading, not for shipping whole trees. */
 const MAX_FILE_BYTES = 256 * 1024;
@@ -10,8 +17,10 @@ const MAX_FILES = 50;
 export interface ExpandedPrompt {
   /** What the model gets: the typed text, then the referenced files' contents. */
   text: string;
-  /** Workspace-relative paths that were attached. */
+  /** Workspace-relative paths that were attached (images too; pasted images by their path). */
   attached: string[];
+  /** Inline image parts, to send after the text. */
+  images: Part[];
   /** Why a reference was skipped (shown to the person, not sent). */
   skipped: string[];
 }
@@ -20,6 +29,8 @@ export interface AtReferenceOptions {
   workspace: Workspace;
   /** Lists the workspace's files (relative, directories with a trailing `/`). */
   listFiles: () => Promise<string[]>;
+  /** Whether the model reads images; without it, images are left out as for an unknown model. */
+  images?: ImageSupport;
 }
 
 /** `@path` tokens in a prompt: after a space or at the start, `\ ` escaping a space. */
@@ -42,7 +53,25 @@ export function findAtReferences(text: string): string[] {
 export async function expandAtReferences(text: string, options: AtReferenceOptions): Promise<ExpandedPrompt> {
   const references = findAtReferences(text);
   const skipped: string[] = [];
-  if (references.length === 0) return { text, attached: [], skipped };
+  const images: Part[] = [];
+  const attached: string[] = [];
+  const support = options.images ?? { model: 'this model', accepted: undefined };
+  const addImage = async (path: string, display: string) => {
+    const refusal = imageRefusal(support);
+    if (refusal) {
+      skipped.push(`${display}: ${refusal}`);
+      return;
+    }
+    const result = await imagePart(path);
+    if ('error' in result) skipped.push(`${display}: ${result.error}`);
+    else {
+      images.push(result.part);
+      attached.push(display.replace(/^@/, ''));
+    }
+  };
+  // Pasted image paths: the person put the file's path in the prompt, wherever the file is.
+  for (const path of findPastedImagePaths(text)) await addImage(path, path);
+  if (references.length === 0) return { text, attached, skipped, images };
   const { workspace } = options;
   const files: string[] = [];
   let listing: string[] | undefined;
@@ -71,11 +100,14 @@ export async function expandAtReferences(text: string, options: AtReferenceOptio
     for (const entry of inside) files.push(workspace.absolute(entry));
   }
 
-  const attached: string[] = [];
   const blocks: string[] = [];
   let total = 0;
   for (const path of [...new Set(files)]) {
     const display = relative(workspace.cwd, path).split('\\').join('/');
+    if (imageMimeType(path)) {
+      await addImage(path, `@${display}`);
+      continue;
+    }
     if (attached.length >= MAX_FILES) {
       skipped.push(`@${display}: more than ${MAX_FILES} files referenced`);
       continue;
@@ -99,10 +131,11 @@ export async function expandAtReferences(text: string, options: AtReferenceOptio
     attached.push(display);
     blocks.push(`\nContent from @${display}:\n${data.toString('utf8')}`);
   }
-  if (blocks.length === 0) return { text, attached, skipped };
+  if (blocks.length === 0) return { text, attached, skipped, images };
   return {
     text: `${text}\n--- Content from referenced files ---${blocks.join('')}\n--- End of content ---`,
     attached,
     skipped,
+    images,
   };
 }
