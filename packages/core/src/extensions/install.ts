@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { copyFile, cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -276,13 +275,15 @@ export function contentsOf(extension: Extension): {
   };
 }
 
-function cloneInto(
+async function cloneInto(
   source: string,
   dir: string,
   ref: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const args = ['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', source, dir];
+  // Loaded here, not with the module: discovery shares this chunk and runs on every start.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',
