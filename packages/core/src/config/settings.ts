@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { jsonErrorDetail } from '../utils/json-location';
@@ -104,6 +104,9 @@ function displayPath(path: string, env: NodeJS.ProcessEnv): string {
 }
 
 function readJsonFile(path: string): Record<string, unknown> | undefined {
+  // Most of the four candidate files are absent: asking first skips building an ENOENT error
+  // (with its stack) for each, on every start.
+  if (!existsSync(path)) return undefined;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
