@@ -1,16 +1,11 @@
-import * as z from 'zod';
 import { isAbortError } from '../../contracts/errors';
 import { responseText } from '../../contracts/messages';
 import { defineTool, errorMessage } from '../define-tool';
-import { failure } from '../results';
 import type { ToolContext, ToolResult } from '../tool';
 import { withCitations } from '../web/grounding';
+import { type SearchQueryParams, searchFailure, searchQueryTool } from '../web/search-query';
 
-const parameters = z.object({
-  query: z.string().describe('The search query to find information on the web.'),
-});
-
-type Params = z.infer<typeof parameters>;
+type Params = SearchQueryParams;
 
 /**
  * Providers whose `generateContent` understands Gemini's Google Search grounding. `fake` replays
@@ -26,19 +21,13 @@ export const googleWebSearchTool = defineTool({
     'Performs a web search using Google Search (via the Gemini API) and returns a summary of the ' +
     'results with numbered citations and their sources. Use it for current information or facts ' +
     'that are not in the workspace.',
-  parameters,
-  validate: (params) =>
-    params.query.trim() === ''
-      ? { type: 'invalid_tool_params', message: "The 'query' parameter cannot be empty." }
-      : undefined,
-  describe: (params) => `Searching the web for: "${params.query}"`,
+  ...searchQueryTool,
   execute: (params, ctx, { signal }) => search(params, ctx, signal),
 });
 
 async function search(params: Params, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
   const { query } = params;
-  const fail = (message: string) =>
-    failure('web_search_failed', `Error during web search for query "${query}": ${message}`);
+  const fail = (message: string) => searchFailure(query, message);
   const model = ctx.model;
   if (!model) return fail('no model is available to run the search.');
   if (!GROUNDING_PROVIDERS.has(model.provider)) {

@@ -1,8 +1,6 @@
-import * as z from 'zod';
 import { isAbortError } from '../../contracts/errors';
 import { responseText } from '../../contracts/messages';
 import { defineTool, errorMessage } from '../define-tool';
-import { failure } from '../results';
 import type { ToolContext, ToolModelClient, ToolResult } from '../tool';
 import { withCitations } from '../web/grounding';
 import {
@@ -12,13 +10,10 @@ import {
   searchWeb,
   type WebSearchBackend,
 } from '../web/search-api';
+import { type SearchQueryParams, searchFailure, searchQueryTool } from '../web/search-query';
 import { wrapUntrusted } from '../web/untrusted';
 
-const parameters = z.object({
-  query: z.string().describe('The search query to find information on the web.'),
-});
-
-type Params = z.infer<typeof parameters>;
+type Params = SearchQueryParams;
 
 /**
  * web_search: a provider-neutral search. With `tools.webSearch` it asks the configured search API
@@ -33,19 +28,13 @@ export const webSearchTool = defineTool({
     'Searches the web and returns the top results (title, URL and a snippet of each) with their ' +
     'sources. Use it for current information or facts that are not in the workspace; read a ' +
     'result in full with web_fetch.',
-  parameters,
-  validate: (params) =>
-    params.query.trim() === ''
-      ? { type: 'invalid_tool_params', message: "The 'query' parameter cannot be empty." }
-      : undefined,
-  describe: (params) => `Searching the web for: "${params.query}"`,
+  ...searchQueryTool,
   execute: (params, ctx, { signal }) => search(params, ctx, signal),
 });
 
 async function search(params: Params, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
   const { query } = params;
-  const fail = (message: string) =>
-    failure('web_search_failed', `Error during web search for query "${query}": ${message}`);
+  const fail = (message: string) => searchFailure(query, message);
   try {
     if (ctx.webSearch && 'error' in ctx.webSearch) return fail(ctx.webSearch.error);
     if (ctx.webSearch)
