@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { realPathOr } from '../utils/fs-read';
 import {
   type CommandFileProblem,
   type CommandSource,
@@ -30,7 +31,7 @@ export async function discoverCommands(
   const seen = new Set<string>();
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
-    const real = realOr(dir.dir);
+    const real = realPathOr(dir.dir);
     if (seen.has(real)) continue;
     seen.add(real);
     for (const file of commandFiles(dir)) {
@@ -136,12 +137,4 @@ function commandFiles(dir: CommandDir): CommandFileEntry[] {
     out.push({ path, name, format });
   }
   return out;
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

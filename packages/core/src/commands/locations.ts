@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { claudeHome, geminiHome, kodoHome } from '../config/paths';
+import { compareCodeUnits } from '../utils/compare';
 import type { CommandScope } from './command-file';
 
 /** One folder of command files: which formats it holds and where it ranks. */
@@ -46,7 +47,7 @@ export function commandDirs(options: CommandLocationOptions): CommandDir[] {
     const project = (folder: string) => join(options.cwd, folder, 'commands');
     dirs.push(...scoped('workspace', project('.gemini'), project('.claude'), project('.kodo')));
   }
-  const extensions = [...(options.extensions ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const extensions = [...(options.extensions ?? [])].sort((a, b) => compareCodeUnits(a.name, b.name));
   for (const extension of extensions) {
     const plugin = extension.kind === 'claude-plugin';
     dirs.push({

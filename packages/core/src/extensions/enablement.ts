@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
+import { readTextIfExists } from '../utils/fs-read';
 
 export const ENABLEMENT_FILE = 'extension-enablement.json';
 
@@ -65,8 +66,10 @@ function withSlashes(path: string): string {
 }
 
 function readData(file: string): EnablementData {
+  const text = readTextIfExists(file);
+  if (text === undefined) return {};
   try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const value: unknown = JSON.parse(text);
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as EnablementData)
       : {};

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kodoHome } from '../config/paths';
+import { readTextIfExists } from '../utils/fs-read';
 import type { ExtensionSettingDecl } from './manifest';
 
 /**
@@ -100,12 +101,8 @@ export function forgetSecrets(name: string, env: NodeJS.ProcessEnv): void {
 
 /** `KEY=value` lines (quotes removed; `#` comments and other lines skipped). */
 export function readDotEnv(file: string): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
+  const text = readTextIfExists(file);
+  if (text === undefined) return {};
   const out: Record<string, string> = {};
   for (const line of text.split(/\r?\n/)) {
     const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
@@ -134,8 +131,10 @@ function quote(value: string): string {
 }
 
 function readSecrets(env: NodeJS.ProcessEnv): SecretsFile {
+  const text = readTextIfExists(secretsFile(env));
+  if (text === undefined) return {};
   try {
-    const data: unknown = JSON.parse(readFileSync(secretsFile(env), 'utf8'));
+    const data: unknown = JSON.parse(text);
     return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as SecretsFile) : {};
   } catch {
     return {};

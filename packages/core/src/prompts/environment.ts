@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { platform, release } from 'node:os';
+import { compareCodeUnits } from '../utils/compare';
 
 const LISTING_LIMIT = 40;
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -57,8 +58,7 @@ function listing(cwd: string): string {
     return `(could not list: ${(error as Error).message})`;
   }
   if (entries.length === 0) return '(empty)';
-  // Plain code-unit order: localeCompare would load ICU collation data at startup.
-  entries.sort((a, b) => Number(b.dir) - Number(a.dir) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => Number(b.dir) - Number(a.dir) || compareCodeUnits(a.name, b.name));
   const shown = entries.slice(0, LISTING_LIMIT).map((entry) => `- ${entry.name}${entry.dir ? '/' : ''}`);
   if (entries.length > LISTING_LIMIT) shown.push(`- … and ${entries.length - LISTING_LIMIT} more`);
   return shown.join('\n');

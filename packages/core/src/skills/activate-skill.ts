@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionDeclaration } from '../contracts/messages';
 import type { BuildResult, Tool, ToolContext, ToolInvocation, ToolResult } from '../tools/tool';
+import { compareCodeUnits } from '../utils/compare';
 import { escapeXml } from '../utils/xml';
 import { findSkill } from './discover';
 import type { SkillDefinition } from './skill-file';
@@ -120,7 +121,7 @@ export function resourceTree(dir: string): string {
     } catch {
       return true;
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareCodeUnits(a.name, b.name))) {
       if (entry.name === '.git' || entry.name === 'node_modules') continue;
       if (count >= MAX_RESOURCE_ITEMS) {
         lines.push(`${'  '.repeat(depth)}... (more items not shown)`);

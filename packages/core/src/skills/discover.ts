@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareCodeUnits } from '../utils/compare';
+import { realPathOr } from '../utils/fs-read';
 import { parseSkillFile, type SkillDefinition, type SkillScope } from './skill-file';
 
 /** One folder of skills and the tier it belongs to. */
@@ -28,7 +30,7 @@ export async function discoverSkills(dirs: readonly SkillDir[]): Promise<SkillDi
   const warnings: string[] = [];
   for (const source of dirs) {
     for (const file of skillFiles(source.dir)) {
-      const real = realOr(file);
+      const real = realPathOr(file);
       if (seen.has(real)) continue;
       seen.add(real);
       let text: string;
@@ -82,19 +84,11 @@ function skillFiles(dir: string): string[] {
   } catch {
     return files;
   }
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of entries.sort((a, b) => compareCodeUnits(a.name, b.name))) {
     if (SKIPPED_DIRS.has(entry.name)) continue;
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
     const candidate = join(dir, entry.name, 'SKILL.md');
     if (existsSync(candidate)) files.push(candidate);
   }
   return files;
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

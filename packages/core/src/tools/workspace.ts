@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ToolError } from './tool';
 
@@ -135,6 +135,8 @@ function realpathOrUndefined(path: string): string | undefined {
 }
 
 function realpathOrResolved(path: string): string {
+  // Not there yet (the temp folder before its first write): no ENOENT thrown on the way to the first request.
+  if (!existsSync(path)) return resolve(path);
   try {
     return realpathSync(path);
   } catch {
