@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { realPathOr } from '../utils/fs-read';
+import { pathIdentity } from '../utils/fs-read';
 import { type AgentAcknowledgements, agentFileHash, type PendingAgent } from './acknowledgements';
 import { parseAgentFile } from './agent-file';
 import { BUILTIN_AGENTS } from './builtin';
@@ -39,7 +39,7 @@ export async function discoverAgents(
   const seen = new Set<string>();
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
-    const real = realPathOr(dir.dir);
+    const real = pathIdentity(dir.dir);
     if (seen.has(real)) continue;
     seen.add(real);
     for (const path of agentFiles(dir.dir)) {

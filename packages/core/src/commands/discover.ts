@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { realPathOr } from '../utils/fs-read';
+import { pathIdentity } from '../utils/fs-read';
 import {
   type CommandFileProblem,
   type CommandSource,
@@ -31,7 +31,7 @@ export async function discoverCommands(
   const seen = new Set<string>();
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
-    const real = realPathOr(dir.dir);
+    const real = pathIdentity(dir.dir);
     if (seen.has(real)) continue;
     seen.add(real);
     for (const file of commandFiles(dir)) {

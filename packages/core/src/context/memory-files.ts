@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isInside } from '../tools/workspace';
-import { realPathOr } from '../utils/fs-read';
+import { pathIdentity } from '../utils/fs-read';
 import { expandImports } from './imports';
 
 /** Context file names looked for everywhere, primary first (`context.fileName` adds in front). */
@@ -106,9 +106,9 @@ export class ProjectMemory {
       dirs.unshift(dir);
       if (dir === top || dirname(dir) === dir || !isInside(top, dir)) break;
     }
-    const globalDirs = new Set(this.options.globalDirs.map((dir) => realPathOr(dir, resolve(dir))));
+    const globalDirs = new Set(this.options.globalDirs.map((dir) => pathIdentity(dir)));
     return dirs
-      .filter((dir) => !globalDirs.has(realPathOr(dir, resolve(dir))))
+      .filter((dir) => !globalDirs.has(pathIdentity(dir)))
       .flatMap((dir) => this.options.fileNames.map((name) => join(dir, name)));
   }
 
@@ -118,7 +118,7 @@ export class ProjectMemory {
     // small: read synchronously, each costs microseconds, where an asynchronous read is four
     // thread-pool round trips (open, stat, read, close) of ~0.2 ms each.
     for (const path of paths.filter((candidate) => existsSync(candidate))) {
-      const real = realPathOr(path, resolve(path));
+      const real = pathIdentity(path);
       if (this.seen.has(real)) continue;
       let content: string;
       try {

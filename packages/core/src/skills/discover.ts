@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareCodeUnits } from '../utils/compare';
-import { realPathOr } from '../utils/fs-read';
+import { pathIdentity } from '../utils/fs-read';
 import { parseSkillFile, type SkillDefinition, type SkillScope } from './skill-file';
 
 /** One folder of skills and the tier it belongs to. */
@@ -30,7 +30,7 @@ export async function discoverSkills(dirs: readonly SkillDir[]): Promise<SkillDi
   const warnings: string[] = [];
   for (const source of dirs) {
     for (const file of skillFiles(source.dir)) {
-      const real = realPathOr(file);
+      const real = pathIdentity(file);
       if (seen.has(real)) continue;
       seen.add(real);
       let text: string;

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 // Reads on the way to the first request. Most paths kodo looks at do not exist (settings of
 // other tools, optional folders); a failed sync call throws an Error with a captured stack,
-// ~20× the cost of the `existsSync` that avoids it. `realpathSync.native` is one system call
-// where the JavaScript version `lstat`s every component of the path.
+// ~20× the cost of the `existsSync` that avoids it.
 
 /** The file's text, or undefined when it does not exist or cannot be read. */
 export function readTextIfExists(file: string): string | undefined {
@@ -15,12 +15,17 @@ export function readTextIfExists(file: string): string | undefined {
   }
 }
 
-/** The canonical path (symlinks resolved), or `fallback` when the path does not exist. */
-export function realPathOr(path: string, fallback: string = path): string {
-  if (!existsSync(path)) return fallback;
+/**
+ * What names the same file or folder however it is reached (symlinks, `..`, a second root that
+ * links to the first): its device and inode, or the resolved path when nothing is there. One
+ * `stat`, where a realpath reads the link of every component of the path.
+ */
+export function pathIdentity(path: string): string {
   try {
-    return realpathSync.native(path);
+    const stats = statSync(path, { throwIfNoEntry: false, bigint: true });
+    if (stats) return `${stats.dev}:${stats.ino}`;
   } catch {
-    return fallback;
+    // ENOTDIR, EACCES…: not a file kodo can read either.
   }
+  return resolve(path);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareCodeUnits } from '../../src/utils/compare';
-import { readTextIfExists, realPathOr } from '../../src/utils/fs-read';
+import { pathIdentity, readTextIfExists } from '../../src/utils/fs-read';
 
 let dir: string;
 beforeEach(() => {
@@ -21,15 +21,21 @@ describe('readTextIfExists', () => {
   });
 });
 
-describe('realPathOr', () => {
-  it('resolves symlinks and falls back for missing paths and dangling links', () => {
+describe('pathIdentity', () => {
+  it('is the same through a symlink or `..`, different for another file, the path when missing', () => {
     mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'SKILL.md'), 'x');
+    writeFileSync(join(dir, 'other.md'), 'x');
     symlinkSync(join(dir, 'real'), join(dir, 'link'));
     symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
-    expect(realPathOr(join(dir, 'link'))).toBe(join(dir, 'real'));
-    expect(realPathOr(join(dir, 'missing'))).toBe(join(dir, 'missing'));
-    expect(realPathOr(join(dir, 'missing'), 'fallback')).toBe('fallback');
-    expect(realPathOr(join(dir, 'dangling'))).toBe(join(dir, 'dangling'));
+    const file = pathIdentity(join(dir, 'real', 'SKILL.md'));
+    expect(pathIdentity(join(dir, 'link', 'SKILL.md'))).toBe(file);
+    expect(pathIdentity(join(dir, 'link', '..', 'real', 'SKILL.md'))).toBe(file);
+    expect(pathIdentity(join(dir, 'link'))).toBe(pathIdentity(join(dir, 'real')));
+    expect(pathIdentity(join(dir, 'other.md'))).not.toBe(file);
+    expect(pathIdentity(join(dir, 'missing'))).toBe(join(dir, 'missing'));
+    expect(pathIdentity(join(dir, 'dangling'))).toBe(join(dir, 'dangling'));
+    expect(pathIdentity(join(dir, 'other.md', 'below'))).toBe(join(dir, 'other.md', 'below'));
   });
 });
 
