@@ -1,7 +1,7 @@
 // The built kodo's start-up path (see docs/performance.md): a headless run against the Gemini API
 // takes every chunk it needs before the first request from the pack (dist/hot-pack.cjs), compiled
 // from V8's code cache, and behaves the same with the loader switched off.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
@@ -46,6 +46,41 @@ describe('code cache and start-up pack (built kodo)', () => {
     expect(packed).toBeGreaterThanOrEqual(10);
     expect(rejected).toBe(0);
     expect(fromCache).toBe(compiled);
+  });
+
+  it('loads no module before the first request that only later work needs', async () => {
+    // Skills, agents and an extension on disk take the discovery path too.
+    const skill = join(home, '.gemini', 'skills', 'probe');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(join(skill, 'SKILL.md'), '---\nname: probe\ndescription: Probes.\n---\nBody.\n');
+    const extension = join(home, '.gemini', 'extensions', 'probe-ext');
+    mkdirSync(extension, { recursive: true });
+    writeFileSync(join(extension, 'gemini-extension.json'), '{"name":"probe-ext","version":"1.0.0"}');
+    const report = join(home, 'modules.json');
+    const preload = join(home, 'record-modules.cjs');
+    // What Node and kodo loaded when the request starts: built-ins by name, files by path.
+    writeFileSync(
+      preload,
+      `const dc = require('node:diagnostics_channel');
+dc.subscribe('http.client.request.start', function once() {
+  dc.unsubscribe('http.client.request.start', once);
+  require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));
+});`,
+    );
+    try {
+      const run = await kodo({ HOME: home, NODE_OPTIONS: `--require ${preload}` });
+      expect(run.code, run.stderr).toBe(0);
+      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; files: string[] };
+      // Each costs ~1 ms or more to load and serves only what comes after the request (file
+      // tools, subprocesses, crypto, worker threads, timing).
+      for (const name of ['fs/promises', 'child_process', 'crypto', 'worker_threads', 'perf_hooks', 'zlib']) {
+        expect(loaded.builtins, name).not.toContain(`NativeModule ${name}`);
+      }
+      // No dependency (zod, the SDKs, Ink): only kodo's own bundle.
+      expect(loaded.files.filter((file) => file.includes('node_modules'))).toEqual([]);
+    } finally {
+      rmSync(join(home, '.gemini'), { recursive: true, force: true });
+    }
   });
 
   it('runs the same with the loader off (KODO_CODE_CACHE=off)', async () => {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isInside } from '../tools/workspace';
 
@@ -68,7 +68,9 @@ async function importOne(
     return `<!-- Import failed: ${wanted} - Maximum import depth (${MAX_IMPORT_DEPTH}) reached -->`;
   let content: string;
   try {
-    content = await readFile(target, 'utf8');
+    // Synchronous, like the context files themselves (memory-files.ts): read before the first
+    // request, where fs/promises alone costs ~1 ms to load.
+    content = readFileSync(target, 'utf8');
   } catch (error) {
     return `<!-- Import failed: ${wanted} - ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} -->`;
   }

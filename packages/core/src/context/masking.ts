@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Content, Part } from '../contracts/messages';
+import { fsPromises } from '../utils/fs-async';
 import { estimatePartTokens } from './tokens';
 
 export interface MaskingOptions {
@@ -64,6 +64,7 @@ export async function maskOldToolOutputs(
     'tool-outputs',
     `session-${options.sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`,
   );
+  const { mkdir, writeFile } = await fsPromises();
   await mkdir(dir, { recursive: true });
   let tokensAfter = 0;
   for (const [n, { entry, index, part }] of candidates.entries()) {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { copyFile, cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+// fs/promises is taken in each function: discovery, on the way to the first request, shares this chunk.
+import { fsPromises } from '../utils/fs-async';
 import { consentText } from './consent';
 import { discoverExtensions, loadExtensionDir } from './discover';
 import { ExtensionEnablement } from './enablement';
@@ -64,6 +65,7 @@ export function isGitSource(source: string): boolean {
  * into place, so a refusal or a failure at any step leaves nothing half-installed.
  */
 export async function installExtension(request: InstallRequest): Promise<InstalledExtension> {
+  const { cp, mkdtemp, rename, rm, writeFile } = await fsPromises();
   const { locations } = request;
   const git = isGitSource(request.source);
   if (!git && request.ref)
@@ -143,6 +145,7 @@ export async function uninstallExtension(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
 }): Promise<void> {
+  const { rename, rm } = await fsPromises();
   const extension = discoverExtensions(options).extensions.find(
     (candidate) => candidate.name === options.name,
   );
@@ -179,6 +182,7 @@ export async function updateExtension(options: {
   confirm: (text: string) => Promise<boolean>;
   signal?: AbortSignal;
 }): Promise<UpdateOutcome> {
+  const { copyFile, cp, mkdtemp, rename, rm, writeFile } = await fsPromises();
   const { locations } = options;
   const current = discoverExtensions(options).extensions.find((candidate) => candidate.name === options.name);
   if (!current)

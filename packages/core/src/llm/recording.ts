@@ -1,6 +1,6 @@
-import { appendFile } from 'node:fs/promises';
 import type { ContentGenerator } from '../contracts/content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../contracts/messages';
+import { fsPromises } from '../utils/fs-async';
 import type { RecordedCall } from './fake';
 
 /**
@@ -54,7 +54,10 @@ export class RecordingContentGenerator implements ContentGenerator {
   private append(call: RecordedCall): Promise<void> {
     const line = `${JSON.stringify(call)}\n`;
     // Serialise writes so lines never interleave and keep call order.
-    this.writes = this.writes.then(() => appendFile(this.path, line, 'utf8'));
+    this.writes = this.writes.then(async () => {
+      const { appendFile } = await fsPromises();
+      await appendFile(this.path, line, 'utf8');
+    });
     return this.writes;
   }
 }

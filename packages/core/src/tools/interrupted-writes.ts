@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { fsPromises } from '../utils/fs-async';
 
 /**
  * Temp files of atomic writes that never finished. An atomic write puts its bytes in a temp file
@@ -24,6 +24,7 @@ export async function notePendingWrite(pendingDir: string, tempPath: string): Pr
   const dir = join(pendingDir, NOTES);
   const note = join(dir, `${process.pid}-${RUN_TOKEN}-${basename(tempPath)}`);
   try {
+    const { mkdir, writeFile } = await fsPromises();
     await mkdir(dir, { recursive: true });
     await writeFile(note, tempPath);
     return note;
@@ -34,6 +35,7 @@ export async function notePendingWrite(pendingDir: string, tempPath: string): Pr
 }
 
 export async function forgetPendingWrite(note: string): Promise<void> {
+  const { unlink } = await fsPromises();
   await unlink(note).catch(() => undefined);
 }
 
@@ -46,6 +48,7 @@ export async function cleanupInterruptedWrites(pendingDir: string): Promise<stri
   // Checked synchronously first: almost every start has no notes, and a failed async readdir
   // costs a thread-pool round trip on the way to the first request.
   if (!existsSync(dir)) return [];
+  const { readdir, readFile, unlink } = await fsPromises();
   let notes: string[];
   try {
     notes = await readdir(dir);

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsPromises } from '../utils/fs-async';
 
 /** How much tool output the model may read in one result (`tools.truncateToolOutputThreshold`). */
 export interface OutputLimit {
@@ -42,6 +42,7 @@ async function spill(
   const dir = join(spillDir, 'tool-outputs', `session-${safeName(options.promptId)}`);
   const file = join(dir, `${safeName(options.callId)}.txt`);
   try {
+    const { mkdir, writeFile } = await fsPromises();
     await mkdir(dir, { recursive: true });
     await writeFile(file, text, 'utf8');
     return file;
