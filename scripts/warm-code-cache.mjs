@@ -32,42 +32,70 @@ export async function warmCodeCache({ kodoEntry }) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   const scratch = mkdtempSync(join(tmpdir(), 'kodo-warm-'));
-  // A skill, an agent file (a YAML list in it) and a TOML command, so the chunks that discover
-  // and parse them are cached too: a user who has such files starts as fast as one who has none.
+  // One file of each kind kodo discovers, in both families' layouts (skills, agents with a YAML
+  // list and with Claude tool names, an extension with a context file, commands in TOML and
+  // Markdown), so the code that finds and parses them is cached too: a user who has such files
+  // starts as fast as one who has none.
   const write = (path, text) => {
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileSync(path, text);
   };
+  const kodoHome = join(scratch, '.kodo');
   write(
-    join(scratch, '.kodo', 'skills', 'warm', 'SKILL.md'),
+    join(kodoHome, 'skills', 'warm', 'SKILL.md'),
     '---\nname: warm\ndescription: Warms the cache.\n---\nBody.\n',
   );
   write(
-    join(scratch, '.kodo', 'agents', 'warm.md'),
+    join(scratch, '.claude', 'skills', 'warm-claude', 'SKILL.md'),
+    '---\nname: warm-claude\ndescription: Warms the cache too.\n---\nBody.\n',
+  );
+  write(
+    join(kodoHome, 'agents', 'warm.md'),
     '---\nname: warm\ndescription: Warms.\ntools:\n  - read_file\n---\nBody.\n',
   );
-  write(join(scratch, '.kodo', 'commands', 'warm.toml'), 'description = "Warm"\nprompt = "Warm {{args}}"\n');
+  write(
+    join(scratch, '.claude', 'agents', 'warm-claude.md'),
+    '---\nname: warm-claude\ndescription: Warms.\ntools: Read, Grep, Glob\nmodel: inherit\n---\nBody.\n',
+  );
+  const extension = join(kodoHome, 'extensions', 'warm-extension');
+  write(
+    join(extension, 'gemini-extension.json'),
+    JSON.stringify({ name: 'warm-extension', version: '1.0.0', contextFileName: 'CONTEXT.md' }),
+  );
+  write(join(extension, 'CONTEXT.md'), 'Warm context.\n');
+  write(join(extension, 'commands', 'run.toml'), 'description = "Run"\nprompt = "Run {{args}}"\n');
+  write(
+    join(extension, 'skills', 'warm-extension-skill', 'SKILL.md'),
+    '---\nname: warm-ext\ndescription: Warms.\n---\nBody.\n',
+  );
+  write(join(kodoHome, 'commands', 'warm.toml'), 'description = "Warm"\nprompt = "Warm {{args}}"\n');
+  write(join(scratch, '.claude', 'commands', 'warm-md.md'), '---\ndescription: Warm\n---\nWarm $ARGUMENTS\n');
   try {
-    // Asynchronous, so this process's event loop serves the requests while kodo runs.
-    const child = spawn(process.execPath, [kodoEntry, '-p', 'warm up'], {
-      cwd: scratch,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: scratch,
-        KODO_HOME: join(scratch, '.kodo'),
-        KODO_TRUST_WORKSPACE: 'true',
-        GEMINI_API_KEY: 'warm-up',
-        GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
-        KODO_CODE_CACHE: 'warm-up',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text) => {
-      stderr += text;
-    });
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    if (code !== 0) process.stderr.write(`warning: code cache warm-up run exited ${code}: ${stderr}\n`);
+    // A prompt, then a custom command (its files are read only for a `/` prompt). Each run
+    // rewrites every cache (KODO_CODE_CACHE=warm-up) with what it and the runs before compiled.
+    for (const prompt of ['warm up', '/warm now']) {
+      served = 0;
+      // Asynchronous, so this process's event loop serves the requests while kodo runs.
+      const child = spawn(process.execPath, [kodoEntry, '-p', prompt], {
+        cwd: scratch,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: scratch,
+          KODO_HOME: kodoHome,
+          KODO_TRUST_WORKSPACE: 'true',
+          GEMINI_API_KEY: 'warm-up',
+          GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+          KODO_CODE_CACHE: 'warm-up',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (text) => {
+        stderr += text;
+      });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      if (code !== 0) process.stderr.write(`warning: code cache warm-up run exited ${code}: ${stderr}\n`);
+    }
   } finally {
     server.close();
     rmSync(scratch, { recursive: true, force: true });

@@ -58,6 +58,12 @@ export interface CodeCacheOptions {
   /** The build the files under distDir come from; without one, caches go by the files' mtimes. */
   buildId?: string;
   /**
+   * Rewrite every script's cache at exit (or `snapshot()`), accepted ones too: the build's
+   * warm-up runs kodo more than once, each over other paths, and each run's cache then holds
+   * what the earlier ones compiled plus its own.
+   */
+  rewriteAll?: boolean;
+  /**
    * A pack of the chunks every run needs (scripts/hot-pack.mjs), relative to `distDir`: compiled
    * as one script, it serves those chunks without a file read and compile each. Used only when
    * it carries `buildId`, so never without one.
@@ -134,7 +140,8 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
     stats.compiled += 1;
     if (cachedData && script.cachedDataRejected) stats.rejected += 1;
     else if (cachedData) stats.fromCache += 1;
-    if (stamp && (!cachedData || script.cachedDataRejected)) stale.push({ script, cacheFile, stamp });
+    if (stamp && (options.rewriteAll || !cachedData || script.cachedDataRejected))
+      stale.push({ script, cacheFile, stamp });
     return script.runInThisContext() as ModuleFunction;
   };
 

@@ -68,9 +68,10 @@ beforeAll(async () => {
     join(root, 'main.cjs'),
     `const { installCodeCache } = require('./loader.cjs');
 const buildId = process.env.BUILD_ID;
-const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor, ...(buildId ? { buildId } : {}) });
+const cache = installCodeCache({ distDir: ${JSON.stringify(dist())}, cacheDir: ${JSON.stringify(cacheDir())}, moduleClass: module.constructor, ...(buildId ? { buildId } : {}), ...(process.env.REWRITE_ALL ? { rewriteAll: true } : {}) });
 if (process.env.FLAGS_CHANGED) cache.flagsChanged();
-const { value } = require('./dist/chunks/answer.cjs');
+const { value, unused } = require('./dist/chunks/answer.cjs');
+if (process.env.CALL_UNUSED) unused();
 process.stdout.write(JSON.stringify({ value, stats: cache.stats() }));\n`,
   );
 });
@@ -137,6 +138,21 @@ describe('code cache', () => {
       value: 51,
       stats: { compiled: 1, fromCache: 0, rejected: 0, packed: 0 },
     });
+  });
+
+  it('with rewriteAll (the build warm-up), rewrites an accepted cache with what this run compiled too', () => {
+    writeChunk('70', new Date(2026, 0, 7));
+    rmSync(cacheFile(), { force: true });
+    load();
+    const first = readFileSync(cacheFile());
+    // An accepted cache is left alone by an ordinary run, even one that compiles more.
+    expect(load(undefined, { CALL_UNUSED: '1' }).stats.fromCache).toBe(1);
+    expect(readFileSync(cacheFile()).equals(first)).toBe(true);
+    // The warm-up's second run keeps the first run's functions and adds the one it called.
+    expect(load(undefined, { CALL_UNUSED: '1', REWRITE_ALL: '1' }).stats.fromCache).toBe(1);
+    const rewritten = readFileSync(cacheFile());
+    expect(rewritten.length).toBeGreaterThan(first.length);
+    expect(load()).toEqual({ value: 70, stats: { compiled: 1, fromCache: 1, rejected: 0, packed: 0 } });
   });
 
   it('after flagsChanged (the UI sets a V8 flag) compiles without caches and writes none', () => {
