@@ -8,18 +8,15 @@ import {
   appendForModel,
   asOriginalCall,
   hookAddition,
-  notifyApprovalNeeded,
   runAfterToolHooks,
   runBeforeToolHooks,
   type ToolHooks,
 } from '../hooks/tool-hooks';
 import type { HookTailCall } from '../hooks/types';
 import { MAX_ARGS_DEPTH, nestsDeeperThan, TOO_DEEP_ARGS_KEY, TOO_DEEP_ARGS_MESSAGE } from '../llm/args-depth';
-import { controlFileAmong } from '../safety/control-files';
 import { capToolOutput, type OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import {
-  type ConfirmationDetails,
   type PlanReturnMode,
   READ_ONLY_KINDS,
   type Tool,
@@ -30,44 +27,23 @@ import {
   type ToolSpec,
 } from '../tools/tool';
 import { monotonicMs } from '../utils/clock';
+import {
+  type ApprovalQuestion,
+  askApproval,
+  type ConfirmHandler,
+  checkApproval,
+  type ToolDecision,
+} from './approval-step';
 import { cancelledResponseParts, errorResponseParts, resultResponseParts } from './function-response';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from './policy/policy';
 
-export type ConfirmationOutcome =
-  /** Run this call. */
-  | 'proceed_once'
-  /** Run it, and allow calls like it for the rest of the session. */
-  | 'proceed_always'
-  /** Run it, and allow calls like it from now on (saved to the user's policy file). */
-  | 'proceed_always_and_save'
-  /** An MCP tool: run it, and allow every tool of its server for the rest of the session. */
-  | 'proceed_always_server'
-  /** Run it with the arguments the person edited (`modifiedArgs`). */
-  | 'modify_with_editor'
-  /** Don't run it (`reason`, if given, is passed to the model). */
-  | 'cancel';
-
-export interface ConfirmationResponse {
-  outcome: ConfirmationOutcome;
-  /** With `modify_with_editor`: the arguments to run instead (validated again). */
-  modifiedArgs?: Record<string, unknown>;
-  /** With `cancel`: why, for the model. */
-  reason?: string;
-  /** With `proceed_once` on a plan approval: the mode the session switches to. */
-  approvalMode?: PlanReturnMode;
-}
-
-export interface ConfirmationRequest {
-  call: ToolCallRequestInfo;
-  details: ConfirmationDetails;
-  signal: AbortSignal;
-}
-
-/** Asks the person; absent in headless mode, where a call that needs approval is refused. */
-export type ConfirmHandler = (request: ConfirmationRequest) => Promise<ConfirmationResponse>;
-
-/** How the call got permission, for the session stats. */
-export type ToolDecision = 'accept' | 'reject' | 'modify' | 'auto_accept';
+export type {
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ConfirmationResponse,
+  ConfirmHandler,
+  ToolDecision,
+} from './approval-step';
 
 export interface CompletedToolCall {
   request: ToolCallRequestInfo;
@@ -122,9 +98,6 @@ interface CallState {
   tailDepth?: number;
   done?: CompletedToolCall;
 }
-
-/** Kinds of tool that change files: their writes to control files always ask. */
-const EDIT_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
 
 /** Tail calls requested by AfterTool hooks, one after another, for one model call. */
 const MAX_TAIL_CALLS = 5;
@@ -259,7 +232,7 @@ export class Scheduler {
       return 'ok';
     }
     let invocation = built.invocation;
-    let forceAsk = false;
+    let hookAsks = false;
     if (this.options.hooks) {
       // BeforeTool runs before the policy, on the arguments as the model sent them.
       const context = this.options.context;
@@ -278,118 +251,55 @@ export class Scheduler {
         invocation = outcome.invocation;
         state.modifiedByHook = true;
       }
-      forceAsk = outcome.ask;
+      hookAsks = outcome.ask;
     }
     state.invocation = invocation;
-    const policyInput = { ...policyToolInfo(tool), args: invocation.params };
-    const mode = this.options.getApprovalMode();
-    const interactive = this.options.confirm !== undefined;
-    const verdict = await this.options.policy.check(policyInput, {
-      mode,
-      interactive,
-      workspace: this.options.context.workspace,
+    const need = await checkApproval(this.options, {
+      request,
+      tool,
+      invocation,
+      mode: this.options.getApprovalMode(),
+      hookAsks,
+      requestedByUser: state.requestedByUser === true,
     });
-    if (verdict.decision === 'deny') {
-      const suffix = verdict.denyMessage ? ` ${verdict.denyMessage}` : '';
-      this.finishError(state, {
-        type: 'policy_violation',
-        message: `Tool execution denied by policy.${suffix}`,
-      });
+    if (need.kind === 'refused') {
+      this.finishError(state, need.error);
       return 'ok';
     }
-    // Writes to the project's control files (git hooks and config, kodo/Gemini/Claude settings
-    // and policies, editor tasks…) run code on a later start or commit: they always ask.
-    const controlFile = mode === 'yolo' ? undefined : this.controlFileWritten(tool, invocation);
-    if (controlFile !== undefined) forceAsk = true;
-    if ((verdict.decision === 'allow' || state.requestedByUser) && !forceAsk) {
-      state.decision = 'accept';
-      this.setStatus(state, 'scheduled');
-      return 'ok';
-    }
-    if (!this.options.confirm && controlFile !== undefined) {
-      this.finishError(state, {
-        type: 'policy_violation',
-        message: `Writing ${controlFile} needs the user's approval: it is a control file of the project (it configures git, kodo or another tool, and what it holds can run on the next start or commit). It is refused in non-interactive mode unless the approval mode is yolo.`,
-      });
-      return 'ok';
-    }
-    if (!this.options.confirm) {
-      this.finishError(state, {
-        type: 'unhandled_exception',
-        message: `Tool execution for "${tool.displayName}" requires user confirmation, which is not supported in non-interactive mode.`,
-      });
-      return 'ok';
-    }
-    this.setStatus(state, 'awaiting_approval');
-    let response: ConfirmationResponse;
-    try {
-      const details = await invocation.confirmationDetails(signal);
-      if (this.options.hooks) notifyApprovalNeeded(this.options.hooks, request, tool, details);
-      state.emit({ type: 'tool_call_confirmation', call: request, details });
-      const askedAt = monotonicMs();
-      try {
-        response = await this.options.confirm({ call: request, details, signal });
-      } finally {
-        state.approvalWaitMs += monotonicMs() - askedAt;
-      }
-    } catch {
-      response = { outcome: 'cancel' };
-    }
-    if (signal.aborted) {
-      this.finishCancelled(state, 'Operation cancelled', { beforeExecution: true });
-      return 'ok';
-    }
-    switch (response.outcome) {
-      case 'cancel': {
-        state.decision = 'reject';
-        const reason = response.reason?.trim()
-          ? `User denied execution. The user said: ${response.reason.trim()}`
-          : 'User denied execution.';
-        this.finishCancelled(state, reason, { beforeExecution: true });
-        return 'user_denied';
-      }
-      case 'proceed_always':
-      case 'proceed_always_and_save':
-      case 'proceed_always_server':
-        this.options.policy.allowForSession(policyInput, {
-          save: response.outcome === 'proceed_always_and_save',
-          wholeServer: response.outcome === 'proceed_always_server',
-          mode,
-        });
-        state.decision = 'auto_accept';
-        break;
-      case 'modify_with_editor': {
-        const rebuilt = tool.build(response.modifiedArgs ?? request.args, this.options.context);
-        if (!rebuilt.ok) {
-          this.finishError(state, {
-            type: 'invalid_tool_params',
-            message: `The arguments as modified by the user are invalid: ${rebuilt.error.message}`,
-          });
-          return 'ok';
-        }
-        state.invocation = rebuilt.invocation;
-        state.modifiedByUser = true;
-        state.decision = 'modify';
-        break;
-      }
-      default:
-        state.decision = 'accept';
-    }
-    if (response.approvalMode) state.approvedMode = response.approvalMode;
+    if (need.kind === 'ask') return this.awaitApproval(state, need.question, signal);
+    state.decision = 'accept';
     this.setStatus(state, 'scheduled');
     return 'ok';
   }
 
-  /** The control file an edit call would write, if any (see safety/control-files.ts). */
-  private controlFileWritten(tool: Tool, invocation: ToolInvocation): string | undefined {
-    if (!EDIT_KINDS.has(tool.kind)) return undefined;
-    let paths: string[];
-    try {
-      paths = invocation.locations();
-    } catch {
-      return undefined;
+  /** Puts the call to the person (see approval-step.ts) and applies their answer to it. */
+  private async awaitApproval(
+    state: CallState,
+    question: ApprovalQuestion,
+    signal: AbortSignal,
+  ): Promise<'ok' | 'user_denied'> {
+    this.setStatus(state, 'awaiting_approval');
+    const { answer, waitMs } = await askApproval(this.options, question, state.emit, signal);
+    state.approvalWaitMs += waitMs;
+    switch (answer.kind) {
+      case 'cancelled':
+        this.finishCancelled(state, 'Operation cancelled', { beforeExecution: true });
+        return 'ok';
+      case 'denied':
+        state.decision = 'reject';
+        this.finishCancelled(state, answer.reason, { beforeExecution: true });
+        return 'user_denied';
+      case 'refused':
+        this.finishError(state, answer.error);
+        return 'ok';
+      case 'approved':
+        state.invocation = answer.invocation;
+        state.decision = answer.decision;
+        if (answer.modifiedByUser) state.modifiedByUser = true;
+        if (answer.approvedMode) state.approvedMode = answer.approvedMode;
+        this.setStatus(state, 'scheduled');
+        return 'ok';
     }
-    return controlFileAmong(paths, this.options.context.workspace.roots);
   }
 
   private async execute(state: CallState, signal: AbortSignal): Promise<void> {
