@@ -41,6 +41,7 @@ import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions }
 import { SessionStats } from './stats';
 import { toolModelClient } from './tool-model-client';
 import { declarationsFor, plannedWindow, toolProfileFor } from './tool-profile';
+import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
 
 export type { SessionChange, SessionOptions } from './session-types';
 
@@ -453,29 +454,25 @@ export class Session {
   }
 
   /**
-   * Runs a tool call the person typed (the UI's `!command`) through the scheduler, unasked (a
-   * policy's deny, hooks and the sandbox still apply). Events stream like a turn's; nothing joins
-   * the history (the front end decides what the model should learn of it).
-   * `requestedBy: 'client'`: a program asked for the call (an MCP client of `kodo mcp serve`), not
-   * the person, so it gets every check a model's call gets, approval included.
+   * Runs a tool call outside a model turn (see user-tool-call.ts): one the person typed (the UI's
+   * `!command`) runs unasked, though a policy's deny, hooks and the sandbox still apply; with
+   * `requestedBy: 'client'` (an MCP client of `kodo mcp serve`) it gets every check a model's call
+   * gets, approval included. Events stream like a turn's; nothing joins the history.
    */
-  async *runUserToolCall(
+  runUserToolCall(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
-    options: { requestedBy?: 'user' | 'client' } = {},
+    options: { requestedBy?: ToolCallRequester } = {},
   ): AsyncGenerator<AgentEvent, CompletedToolCall> {
-    this.promptCount += 1;
-    const byClient = options.requestedBy === 'client';
-    const request = {
-      callId: `${name}_${Date.now()}_${byClient ? 'client' : 'user'}`,
-      name,
-      args,
-      promptId: `${this.id}########${this.promptCount}`,
+    const deps: UserToolCallDeps = {
+      nextPromptId: () => {
+        this.promptCount += 1;
+        return `${this.id}########${this.promptCount}`;
+      },
+      runTools: (calls, toolSignal, toolOptions) => this.runTools(calls, toolSignal, toolOptions),
     };
-    yield { type: 'tool_call_request', call: request };
-    const [completed] = yield* this.runTools([request], signal, byClient ? {} : { requestedByUser: true });
-    return completed!;
+    return runUserToolCall(deps, { name, args, requestedBy: options.requestedBy ?? 'user' }, signal);
   }
 
   /** A turn boundary: the recorder makes everything so far durable (see SessionRecorder). */

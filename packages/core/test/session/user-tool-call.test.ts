@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolCallRequestInfo } from '../../src/contracts/events';
 import { FakeContentGenerator } from '../../src/llm/fake';
 import type { ConfirmationRequest } from '../../src/scheduler/scheduler';
 import { Session } from '../../src/session/session';
+import { runUserToolCall, type UserToolCallDeps } from '../../src/session/user-tool-call';
 import { lazyBuiltinTools } from '../../src/tools/builtin/lazy';
 import { ToolRegistry } from '../../src/tools/registry';
 import { collect, ofType, tempContext, testTools } from '../helpers';
@@ -105,5 +107,68 @@ describe('Session.runUserToolCall (the UI’s !command)', () => {
     expect(prepared).toEqual(['-c echo hi']);
     expect(result.response.resultDisplay).toContain('the sandbox saw it');
     cleanup();
+  });
+});
+
+describe('runUserToolCall (the module, with its dependencies injected)', () => {
+  function fakeDeps() {
+    const runs: { calls: ToolCallRequestInfo[]; options: { requestedByUser?: boolean } }[] = [];
+    let prompts = 0;
+    const deps: UserToolCallDeps = {
+      nextPromptId: () => {
+        prompts += 1;
+        return `prompt-${prompts}`;
+      },
+      async *runTools(calls, _signal, options) {
+        runs.push({ calls: [...calls], options });
+        const request = calls[0]!;
+        yield { type: 'tool_call_status', callId: request.callId, name: request.name, status: 'success' };
+        return calls.map((call) => ({
+          request: call,
+          response: {
+            callId: call.callId,
+            name: call.name,
+            status: 'success' as const,
+            responseParts: [],
+            resultDisplay: `ran ${call.name}`,
+            durationMs: 0,
+          },
+        }));
+      },
+    };
+    return { deps, runs, prompts: () => prompts };
+  }
+
+  it('announces the request first, runs it as asked by the person and returns how it ended', async () => {
+    const { deps, runs } = fakeDeps();
+    const { events, result } = await collect(
+      runUserToolCall(
+        deps,
+        { name: 'edit_thing', args: { value: 'x' }, requestedBy: 'user' },
+        new AbortController().signal,
+      ),
+    );
+    expect(events.map((event) => event.type)).toEqual(['tool_call_request', 'tool_call_status']);
+    expect(events[0]).toMatchObject({
+      call: { name: 'edit_thing', args: { value: 'x' }, promptId: 'prompt-1' },
+    });
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.options).toEqual({ requestedByUser: true });
+    expect(runs[0]!.calls[0]!.callId).toMatch(/^edit_thing_\d+_user$/);
+    expect(result.response.resultDisplay).toBe('ran edit_thing');
+  });
+
+  it("gives a client's call no user privilege, and takes a prompt id only once it runs", async () => {
+    const { deps, runs, prompts } = fakeDeps();
+    const stream = runUserToolCall(
+      deps,
+      { name: 'read_thing', args: {}, requestedBy: 'client' },
+      new AbortController().signal,
+    );
+    expect(prompts()).toBe(0);
+    await collect(stream);
+    expect(prompts()).toBe(1);
+    expect(runs[0]!.options).toEqual({});
+    expect(runs[0]!.calls[0]!.callId).toMatch(/^read_thing_\d+_client$/);
   });
 });
