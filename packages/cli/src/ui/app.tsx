@@ -1,20 +1,11 @@
-import {
-  type ApprovalMode,
-  acceptsImages,
-  type LoadedSettings,
-  type MessageRecord,
-  routeAgentMention,
-  type Session,
-  type ToolRegistry,
-} from '@kodo/core/engine';
+import type { ApprovalMode, LoadedSettings, MessageRecord, Session, ToolRegistry } from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { parseSlashCommand } from './commands/registry';
 import type { CommandContext, SlashCommand } from './commands/types';
 import { ConfirmDialog } from './components/confirm-dialog';
 import { Footer } from './components/footer';
 import { HistoryItemView } from './components/history-item-view';
-import { InputPrompt, type SubmitMode } from './components/input-prompt';
+import { InputPrompt } from './components/input-prompt';
 import { LiveTurn } from './components/live-turn';
 import { QuestionDialog } from './components/question-dialog';
 import { QueuedPrompts } from './components/queued-prompts';
@@ -30,7 +21,7 @@ import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
 import { useNotifications } from './hooks/use-notifications';
-import { type PromptQueue, type QueuedPrompt, usePromptQueue } from './hooks/use-prompt-queue';
+import { usePromptDispatch } from './hooks/use-prompt-dispatch';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import {
   SHELL_FOCUS_KEY,
@@ -41,14 +32,12 @@ import {
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
-import { expandAtReferences } from './input/at-references';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { contextWindow, sessionCost } from './model-info';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
-import { shellCommandNote } from './shell-note';
 import type { TerminalScreens } from './terminal/terminal-screens';
 import { resolveTheme, type ThemeName } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
@@ -121,7 +110,6 @@ export function App(props: AppProps) {
   });
   const [staticKey, setStaticKey] = useState(0);
   const [thoughtsExpanded, setThoughtsExpanded] = useState(false);
-  const [inputHistory, setInputHistory] = useState<string[]>(() => props.inputHistory.load());
   const [hint, setHint] = useState<string | undefined>(undefined);
   const [approvalMode, setApprovalMode] = useState<ApprovalMode>(session.getApprovalMode());
   const [branch, setBranch] = useState(() => gitBranch(cwd));
@@ -149,6 +137,9 @@ export function App(props: AppProps) {
     setHistory((current) => [...current, ...withIds]);
   }, []);
   const addItem = useCallback((item: NewHistoryItem) => addItems([item]), [addItems]);
+  const forgetLastAnswer = useCallback(() => {
+    lastAnswer.current = [];
+  }, []);
   const agent = useAgent({ session, describe, onCommit: addItems });
 
   /** Redraws the whole transcript (after a resize, a theme change, expanding thoughts). */
@@ -192,30 +183,6 @@ export function App(props: AppProps) {
     write: (sequence) => stdout.write(sequence),
   });
 
-  /** Set once the queue exists (below): Ctrl+C drops what was queued behind the turn it stops. */
-  const queueRef = useRef<PromptQueue | undefined>(undefined);
-
-  /** Ctrl+C: cancels a running request and the queued lines; twice within two seconds exits. */
-  const interrupt = useCallback(() => {
-    agent.cancel();
-    const dropped = queueRef.current?.clear() ?? 0;
-    if (dropped > 0) {
-      addItem({
-        kind: 'info',
-        tone: 'warning',
-        text: `Dropped ${dropped} queued ${dropped === 1 ? 'prompt' : 'prompts'}.`,
-      });
-    }
-    const now = Date.now();
-    if (now - exitArmedAt.current < EXIT_ARM_MS) {
-      leave();
-      return;
-    }
-    exitArmedAt.current = now;
-    setHint('Press Ctrl+C again to exit.');
-    setTimeout(() => setHint(undefined), EXIT_ARM_MS);
-  }, [agent, leave, addItem]);
-
   const openEditor = useMemo<EditorLauncher>(
     () =>
       props.openEditor ??
@@ -227,43 +194,6 @@ export function App(props: AppProps) {
         },
       }),
     [props.openEditor, env, setRawMode, refreshStatic],
-  );
-
-  const runPrompt = useCallback(
-    async (text: string) => {
-      lastAnswer.current = [];
-      addItem({ kind: 'user', text });
-      const expanded = await expandAtReferences(text, {
-        workspace: session.toolContext.workspace,
-        listFiles: props.listFiles,
-        images: { model: session.model, accepted: acceptsImages(session.model) },
-      });
-      for (const skipped of expanded.skipped)
-        addItem({ kind: 'info', tone: 'warning', text: `Not attached: ${skipped}` });
-      if (expanded.attached.length > 0) {
-        addItem({ kind: 'info', tone: 'info', text: `Attached ${expanded.attached.join(', ')}` });
-      }
-      const routed = routeAgentMention(
-        expanded.text,
-        session.agents.list().map((entry) => entry.name),
-      );
-      if (routed.agent) addItem({ kind: 'info', tone: 'info', text: `Asking the ${routed.agent} agent.` });
-      await agent.send(
-        expanded.images.length > 0 ? [{ text: routed.prompt }, ...expanded.images] : routed.prompt,
-      );
-    },
-    [addItem, agent, session, props.listFiles],
-  );
-
-  const runShell = useCallback(
-    async (command: string) => {
-      addItem({ kind: 'shell-input', command });
-      const result = await agent.runTool('run_shell_command', { command });
-      if (result && result.status !== 'cancelled') {
-        session.addContext([{ text: shellCommandNote(command, result.output) }]);
-      }
-    },
-    [addItem, agent, session],
   );
 
   const newSession = useCallback(async () => {
@@ -342,43 +272,38 @@ export function App(props: AppProps) {
     ],
   );
 
-  /** What a line does — a command, a shell command or a prompt — whether typed now or queued. */
-  const dispatch = useCallback(
-    async ({ text, mode }: QueuedPrompt): Promise<void> => {
-      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
-      if (slash && 'unknown' in slash) {
-        addItem({
-          kind: 'info',
-          tone: 'error',
-          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
-        });
-        return;
-      }
-      if (slash) await runCommand(slash.command, slash.args);
-      else if (mode === 'shell') await runShell(text);
-      else if (text.startsWith('!') && text.length > 1) await runShell(text.slice(1));
-      else await runPrompt(text);
-    },
-    [commands, addItem, runCommand, runShell, runPrompt],
-  );
-
-  const queue = usePromptQueue({
-    dispatch,
-    busy: agent.busy,
+  const { submit, queue, inputHistory } = usePromptDispatch({
+    session,
+    agent,
+    commands,
+    inputHistory: props.inputHistory,
+    listFiles: props.listFiles,
+    addItem,
+    runCommand,
+    onPromptStart: forgetLastAnswer,
     paused: pending !== undefined,
   });
-  queueRef.current = queue;
 
-  const submit = useCallback(
-    (text: string, mode: SubmitMode): boolean => {
-      setInputHistory(props.inputHistory.add(mode === 'shell' ? `!${text}` : text));
-      const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
-      const runsWhileBusy = slash !== undefined && 'command' in slash && slash.command.whileBusy === true;
-      queue.send({ text, mode }, { now: runsWhileBusy });
-      return true;
-    },
-    [commands, props.inputHistory, queue],
-  );
+  /** Ctrl+C: cancels a running request and the queued lines; twice within two seconds exits. */
+  const interrupt = useCallback(() => {
+    agent.cancel();
+    const dropped = queue.clear();
+    if (dropped > 0) {
+      addItem({
+        kind: 'info',
+        tone: 'warning',
+        text: `Dropped ${dropped} queued ${dropped === 1 ? 'prompt' : 'prompts'}.`,
+      });
+    }
+    const now = Date.now();
+    if (now - exitArmedAt.current < EXIT_ARM_MS) {
+      leave();
+      return;
+    }
+    exitArmedAt.current = now;
+    setHint('Press Ctrl+C again to exit.');
+    setTimeout(() => setHint(undefined), EXIT_ARM_MS);
+  }, [agent, queue, leave, addItem]);
 
   const initial = useRef(props.initialPrompt);
   useEffect(() => {
