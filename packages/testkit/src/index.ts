@@ -10,4 +10,5 @@ export * from './scripted-server';
 export * from './search-api-mock';
 export * from './sse-mock-server';
 export * from './tmux';
+export * from './tmux-kodo';
 export * from './workspace';

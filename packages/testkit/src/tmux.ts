@@ -90,6 +90,7 @@ export class TmuxSession {
   }
 }
 
-function shellQuote(value: string): string {
+/** One word for `sh`, whatever it holds. */
+export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,56 +1,18 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasTmux, KODO_BIN, TmuxSession } from '@kodo/testkit';
+import { hasTmux, KODO_READY, KodoTmux } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /** Gemini CLI behaviours of the interactive UI, in a real terminal (tmux). */
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
-const READY = 'Type your message';
 
-let workspace: string;
-let home: string;
-let tmux: TmuxSession | undefined;
+let kodo: KodoTmux;
 
 beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
-  home = mkdtempSync(join(tmpdir(), 'kodo-tmux-home-'));
+  kodo = new KodoTmux({ env: { KODO_SANDBOX: 'false' } });
 });
-afterEach(() => {
-  tmux?.kill();
-  tmux = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
-
-function startKodo(args: string[]): TmuxSession {
-  const quoted = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
-  tmux = new TmuxSession({
-    command: `${process.execPath} ${KODO_BIN} ${quoted}`,
-    cwd: workspace,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      KODO_HOME: home,
-      TERM: 'xterm-256color',
-      LANG: 'C.UTF-8',
-      KODO_TRUST_WORKSPACE: 'true',
-      KODO_SANDBOX: 'false',
-    },
-    columns: 100,
-    rows: 30,
-  });
-  return tmux;
-}
+afterEach(() => kodo.close());
 
 async function lines(file: string, count: number): Promise<string[]> {
   const deadline = Date.now() + 10_000;
@@ -63,28 +25,27 @@ async function lines(file: string, count: number): Promise<string[]> {
 
 describe.skipIf(!hasTmux())('Gemini CLI parity in the interactive UI', () => {
   it('/clear ends the session (SessionEnd clear) and starts a new one (SessionStart clear)', async () => {
-    const log = join(workspace, 'session-hooks.log');
+    const log = join(kodo.workspace, 'session-hooks.log');
     writeFileSync(
-      join(workspace, 'hook.mjs'),
+      join(kodo.workspace, 'hook.mjs'),
       `import { appendFileSync, readFileSync } from 'node:fs';
 const input = JSON.parse(readFileSync(0, 'utf8'));
 appendFileSync(${JSON.stringify(log)}, [input.hook_event_name, input.source ?? input.reason, input.session_id].join(' ') + '\\n');
 `,
     );
-    mkdirSync(join(workspace, '.kodo'));
+    mkdirSync(join(kodo.workspace, '.kodo'));
     const hook = [{ hooks: [{ type: 'command', command: 'node hook.mjs' }] }];
     writeFileSync(
-      join(workspace, '.kodo', 'settings.json'),
+      join(kodo.workspace, '.kodo', 'settings.json'),
       JSON.stringify({ hooks: { SessionStart: hook, SessionEnd: hook } }),
     );
-    const session = startKodo(['--fake-responses', join(fixtures, 'ui-text.jsonl')]);
-    await session.waitFor(READY);
+    const session = await kodo.startReady(['--fake-responses', join(fixtures, 'ui-text.jsonl')]);
     expect(await lines(log, 1)).toHaveLength(1);
     session.type('/clear');
     await session.waitFor('/clear');
     session.press('Enter');
     const afterClear = await lines(log, 3);
-    await session.waitFor(READY);
+    await session.waitFor(KODO_READY);
     session.press('C-d');
     await session.waitFor('[exited 0]');
     const all = (await lines(log, 4)).map((line) => line.split(' '));

@@ -1,9 +1,16 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findOnPath, probeBwrap } from '@kodo/core/engine';
-import { type GeminiMock, geminiChunk, hasTmux, KODO_BIN, startGeminiMock, TmuxSession } from '@kodo/testkit';
+import {
+  type GeminiMock,
+  geminiChunk,
+  hasTmux,
+  KODO_READY,
+  KodoTmux,
+  startGeminiMock,
+  type TmuxSession,
+} from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -12,7 +19,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * vim keybindings, and the note for a model that has not answered yet.
  */
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
-const READY = 'Type your message';
 const BWRAP = findOnPath('bwrap', process.env);
 const bwrapWorks = BWRAP ? (await probeBwrap(BWRAP)).ok : false;
 
@@ -22,43 +28,17 @@ function ownSeccompFilters(): number {
   return Number(line?.[1] ?? 0);
 }
 
-let workspace: string;
-let home: string;
-let tmux: TmuxSession | undefined;
+let kodo: KodoTmux;
 let mock: GeminiMock | undefined;
 
 beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
-  home = mkdtempSync(join(tmpdir(), 'kodo-tmux-home-'));
+  kodo = new KodoTmux();
 });
 afterEach(async () => {
-  tmux?.kill();
-  tmux = undefined;
+  kodo.close();
   await mock?.close();
   mock = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
 });
-
-function startKodo(args: string[], extraEnv: Record<string, string> = {}): TmuxSession {
-  const quoted = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
-  tmux = new TmuxSession({
-    command: `${process.execPath} ${KODO_BIN} ${quoted}`,
-    cwd: workspace,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      KODO_HOME: home,
-      TERM: 'xterm-256color',
-      LANG: 'C.UTF-8',
-      KODO_TRUST_WORKSPACE: 'true',
-      ...extraEnv,
-    },
-    columns: 100,
-    rows: 30,
-  });
-  return tmux;
-}
 
 function mockEnv(server: GeminiMock): Record<string, string> {
   return { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: server.url };
@@ -91,8 +71,7 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
         { chunks: [geminiChunk([{ text: 'answer-to-third' }])] },
       ],
     });
-    const session = startKodo([], mockEnv(mock));
-    await session.waitFor(READY);
+    const session = await kodo.startReady([], { env: mockEnv(mock) });
     await typeLine(session, 'first prompt');
     await session.waitFor('Part 1.');
     // Each line waits for the one before it to be queued: typed in one burst, the terminal would
@@ -123,8 +102,11 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
   });
 
   it('runs a shell command in a terminal the person can focus (Ctrl+F), type into and leave', async () => {
-    const session = startKodo(['--yolo', '--fake-responses', join(fixtures, 'ui-shell-pty.jsonl')]);
-    await session.waitFor(READY);
+    const session = await kodo.startReady([
+      '--yolo',
+      '--fake-responses',
+      join(fixtures, 'ui-shell-pty.jsonl'),
+    ]);
     await typeLine(session, 'ask me');
     await session.waitFor(/│ Your name\?/);
     await session.waitFor('ctrl+f to type into the command');
@@ -138,13 +120,16 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
     expect(done).toContain('hello, Ada');
     // The command's stdin was the terminal, and nothing typed went to the prompt.
     expect(done).toContain('stdin-is-a-terminal');
-    await session.waitFor(READY);
+    await session.waitFor(KODO_READY);
     expect(session.capture()).not.toMatch(/> .*Ada/);
   });
 
   it('leaves the shell focus with Ctrl+F: the prompt gets the keys again', async () => {
-    const session = startKodo(['--yolo', '--fake-responses', join(fixtures, 'ui-shell-pty.jsonl')]);
-    await session.waitFor(READY);
+    const session = await kodo.startReady([
+      '--yolo',
+      '--fake-responses',
+      join(fixtures, 'ui-shell-pty.jsonl'),
+    ]);
     await typeLine(session, 'ask me');
     await session.waitFor('ctrl+f to type into the command');
     session.press('C-f');
@@ -164,13 +149,12 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
   it.skipIf(!bwrapWorks)(
     'keeps the sandbox around a command in the terminal (bwrap, its seccomp filter)',
     async () => {
-      const session = startKodo([
+      const session = await kodo.startReady([
         '--yolo',
         '-s',
         '--fake-responses',
         join(fixtures, 'ui-shell-pty-sandbox.jsonl'),
       ]);
-      await session.waitFor(READY);
       await typeLine(session, 'check it');
       const asking = await session.waitFor(/│ Continue\?/);
       // bwrap got the filter through the descriptor the terminal's launcher reopened.
@@ -189,8 +173,7 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
 
   it('/vim turns on vim keys: edit in normal mode, then submit; the setting is saved', async () => {
     mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'vim-answer' }])] }] });
-    const session = startKodo([], mockEnv(mock));
-    await session.waitFor(READY);
+    const session = await kodo.startReady([], { env: mockEnv(mock) });
     await typeLine(session, '/vim');
     await session.waitFor('Vim mode on');
     await session.waitFor('[INSERT]');
@@ -216,7 +199,7 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
     session.press('Enter');
     await session.waitFor('vim-answer');
     expect(lastUserText(mock.requests[0]?.body)).toBe('ello world!');
-    const saved = JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as {
+    const saved = JSON.parse(readFileSync(join(kodo.home, 'settings.json'), 'utf8')) as {
       general?: { vimMode?: boolean };
     };
     expect(saved.general?.vimMode).toBe(true);
@@ -226,8 +209,7 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
     mock = await startGeminiMock({
       script: [{ chunks: [geminiChunk([{ text: 'late-answer' }])], initialDelayMs: 6_000 }],
     });
-    const session = startKodo([], mockEnv(mock));
-    await session.waitFor(READY);
+    const session = await kodo.startReady([], { env: mockEnv(mock) });
     await typeLine(session, 'are you there');
     const waiting = await session.waitFor(/Waiting for the model… [3-9] s/, 8_000);
     expect(waiting).not.toContain('late-answer');

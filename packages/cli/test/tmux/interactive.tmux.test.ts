@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasTmux, KODO_BIN, TmuxSession } from '@kodo/testkit';
+import { hasTmux, KODO_BIN, KODO_READY, KodoTmux, type TmuxSession } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -11,53 +10,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * CI installs tmux (.ci/run); locally these skip when it is missing.
  */
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
-const READY = 'Type your message';
 
-let workspace: string;
-let home: string;
-let tmux: TmuxSession | undefined;
+let kodo: KodoTmux;
 
 beforeEach(() => {
-  workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
-  home = mkdtempSync(join(tmpdir(), 'kodo-tmux-home-'));
+  // The cancel test reads a pid a command wrote; in the sandbox's PID namespace it would be a
+  // namespace-local number (the sandbox's own cleanup is tested in sandbox-bwrap.test.ts).
+  kodo = new KodoTmux({ env: { KODO_SANDBOX: 'false' } });
 });
-afterEach(() => {
-  tmux?.kill();
-  tmux = undefined;
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
-
-function kodoEnv(): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    KODO_HOME: home,
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    // Folder trust is asked before the UI starts; these tests are about the UI.
-    KODO_TRUST_WORKSPACE: 'true',
-    // The cancel test reads a pid a command wrote; in the sandbox's PID namespace it would be
-    // a namespace-local number (the sandbox's own cleanup is tested in sandbox-bwrap.test.ts).
-    KODO_SANDBOX: 'false',
-  };
-}
-
-function startKodo(args: string[]): TmuxSession {
-  const quoted = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
-  tmux = new TmuxSession({
-    command: `${process.execPath} ${KODO_BIN} ${quoted}`,
-    cwd: workspace,
-    env: kodoEnv(),
-    columns: 100,
-    rows: 30,
-  });
-  return tmux;
-}
+afterEach(() => kodo.close());
 
 /** Typing before the UI has put the terminal in raw mode would echo into the cooked line. */
 async function typeLine(session: TmuxSession, text: string): Promise<void> {
-  await session.waitFor(READY);
+  await session.waitFor(KODO_READY);
   session.type(text);
   await session.waitFor(text);
   session.press('Enter');
@@ -97,7 +62,7 @@ function isAlive(pid: number): boolean {
 
 describe.skipIf(!hasTmux())('kodo interactive UI in a real terminal', () => {
   it('shows the streamed answer to a typed prompt, rendered as Markdown', async () => {
-    const session = startKodo(['--fake-responses', join(fixtures, 'ui-text.jsonl')]);
+    const session = kodo.start(['--fake-responses', join(fixtures, 'ui-text.jsonl')]);
     await typeLine(session, 'explain something');
     const screen = await session.waitFor('kodo-ui-ok');
     expect(screen).toContain('> explain something');
@@ -108,7 +73,7 @@ describe.skipIf(!hasTmux())('kodo interactive UI in a real terminal', () => {
     expect(screen).not.toContain('```');
     expect(screen).not.toContain('# Streamed');
     // Ready for the next prompt, and the footer counted the tokens.
-    await session.waitFor(READY);
+    await session.waitFor(KODO_READY);
     expect(session.capture()).toContain('↑1.2k');
     session.press('C-d');
     const exit = await session.waitFor('[exited 0]');
@@ -116,20 +81,20 @@ describe.skipIf(!hasTmux())('kodo interactive UI in a real terminal', () => {
   });
 
   it('asks before write_file and writes the file once allowed in the dialog', async () => {
-    const session = startKodo(['--fake-responses', join(fixtures, 'ui-write-file.jsonl')]);
+    const session = kodo.start(['--fake-responses', join(fixtures, 'ui-write-file.jsonl')]);
     await typeLine(session, 'write the note');
     const dialog = await session.waitFor('Allow once');
     expect(dialog).toContain('notes/approved.txt');
     expect(dialog).toContain('+ approved in the dialog');
-    expect(existsSync(join(workspace, 'notes/approved.txt'))).toBe(false);
+    expect(existsSync(join(kodo.workspace, 'notes/approved.txt'))).toBe(false);
     session.press('1');
     const done = await session.waitFor('The file notes/approved.txt is written.');
     expect(done).toMatch(/✔ WriteFile notes\/approved\.txt · done/);
-    expect(readFileSync(join(workspace, 'notes/approved.txt'), 'utf8')).toBe('approved in the dialog\n');
+    expect(readFileSync(join(kodo.workspace, 'notes/approved.txt'), 'utf8')).toBe('approved in the dialog\n');
   });
 
   it('cancels a long shell command with Esc and leaves no process behind', async () => {
-    const session = startKodo(['--yolo', '--fake-responses', join(fixtures, 'ui-shell-cancel.jsonl')]);
+    const session = kodo.start(['--yolo', '--fake-responses', join(fixtures, 'ui-shell-cancel.jsonl')]);
     await typeLine(session, 'run the long command');
     await session.waitFor(/▶ Shell .*· running/);
     // Found by name from here: the command runs in its own PID namespace, where `$!` is not the
@@ -146,17 +111,17 @@ describe.skipIf(!hasTmux())('kodo interactive UI in a real terminal', () => {
     while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(isAlive(pid)).toBe(false);
     // The session goes on: the prompt is ready again.
-    await session.waitFor(READY);
+    await session.waitFor(KODO_READY);
   });
 
   it('shows how each tool call of a resumed Gemini session ended (its calls carry no ids)', async () => {
     const headless = spawnSync(
       process.execPath,
       [KODO_BIN, '-p', 'list the folder', '-y', '--fake-responses', join(fixtures, 'resume-shell.jsonl')],
-      { cwd: workspace, env: kodoEnv(), encoding: 'utf8' },
+      { cwd: kodo.workspace, env: kodo.env(), encoding: 'utf8' },
     );
     expect(headless.status, headless.stderr).toBe(0);
-    const session = startKodo(['--resume', '--fake-responses', join(fixtures, 'ui-text.jsonl')]);
+    const session = kodo.start(['--resume', '--fake-responses', join(fixtures, 'ui-text.jsonl')]);
     const screen = await session.waitFor('Listed the folder.');
     expect(screen).toMatch(/✔ Shell ls -la.*· done/);
     expect(screen).not.toContain('cancelled');

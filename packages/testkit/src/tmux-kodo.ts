@@ -1,0 +1,73 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KODO_BIN } from './run-kodo';
+import { shellQuote, TmuxSession } from './tmux';
+
+/** The input's placeholder: on screen once the UI is up and takes keys. */
+export const KODO_READY = 'Type your message';
+
+export interface KodoTmuxOptions {
+  /** Added to (or replacing) the base environment of every kodo this starts. */
+  env?: Record<string, string>;
+}
+
+/**
+ * The built `kodo` in a real terminal for one test: a temp workspace (its real path) and a temp
+ * home, and kodo started there in a private tmux session of 100×30 with a clean environment.
+ * `close()` kills the session and removes both folders.
+ */
+export class KodoTmux {
+  readonly workspace: string;
+  readonly home: string;
+  private session: TmuxSession | undefined;
+
+  constructor(private readonly options: KodoTmuxOptions = {}) {
+    this.workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
+    this.home = mkdtempSync(join(tmpdir(), 'kodo-tmux-home-'));
+  }
+
+  /** The environment kodo runs with (also for a headless kodo run beside the terminal one). */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: this.home,
+      KODO_HOME: this.home,
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      // Folder trust is asked before the UI starts; these tests are about the UI.
+      KODO_TRUST_WORKSPACE: 'true',
+      ...this.options.env,
+      ...extra,
+    };
+  }
+
+  /** Starts `kodo args…` in the workspace (one per test: a second start replaces the first). */
+  start(args: string[], options: { env?: Record<string, string> } = {}): TmuxSession {
+    this.session?.kill();
+    const quoted = args.map(shellQuote).join(' ');
+    this.session = new TmuxSession({
+      command: `${shellQuote(process.execPath)} ${shellQuote(KODO_BIN)} ${quoted}`,
+      cwd: this.workspace,
+      env: this.env(options.env),
+      columns: 100,
+      rows: 30,
+    });
+    return this.session;
+  }
+
+  /** Starts kodo and waits until its input is up (typing earlier would echo into the cooked line). */
+  async startReady(args: string[], options: { env?: Record<string, string> } = {}): Promise<TmuxSession> {
+    const session = this.start(args, options);
+    await session.waitFor(KODO_READY);
+    return session;
+  }
+
+  /** Kills the terminal and removes the workspace and home. Safe to call twice. */
+  close(): void {
+    this.session?.kill();
+    this.session = undefined;
+    rmSync(this.workspace, { recursive: true, force: true });
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
