@@ -22,11 +22,10 @@ import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
 import { observeOneShotCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
-import { buildSystemPrompt } from '../prompts/system-prompt';
 import { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
-import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
+import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import { type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
 import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
@@ -36,11 +35,12 @@ import type { TodoItem, ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
 import { approvalModeAccess } from './approval-access';
+import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
 import { toolModelClient } from './tool-model-client';
-import { declarationsFor, plannedWindow, toolProfileFor } from './tool-profile';
+import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
 
 export type { SessionChange, SessionOptions } from './session-types';
@@ -202,35 +202,20 @@ export class Session {
     this.toolContext.agents = this.agents;
     // Model hooks see only the conversation's requests, not the one-shot calls of tools.
     const modelSteps: ModelSteps | undefined = this.hooks ? modelHookSteps(this.hooks) : undefined;
-    const fixedInstruction = options.systemInstruction;
+    const offer = modelOffer({
+      options,
+      tools: options.tools,
+      policy,
+      interactive,
+      approvalMode: () => this.approvalMode,
+      memory: () => this.memory?.systemBlock() ?? '',
+      agents: this.agents,
+      profile,
+    });
     this.loopDeps = {
       chat: this.chat,
-      systemInstruction: () => {
-        if (fixedInstruction !== undefined) return fixedInstruction;
-        const built = buildSystemPrompt({
-          approvalMode: this.approvalMode,
-          interactive,
-          memory: this.memory?.systemBlock() ?? '',
-          ...(options.sandbox ? { sandbox: options.sandbox.modelNote() } : {}),
-          ...(options.tools.get('invoke_agent') ? { agents: this.agents.list() } : {}),
-          ...(options.promptSections ? { extraSections: options.promptSections() } : {}),
-          ...(profile() === 'compact' ? { compact: true } : {}),
-        });
-        const addendum = options.systemAddendum?.();
-        return addendum ? `${built}\n\n${addendum}` : built;
-      },
-      // Tools the policy denies outright are not offered to the model at all.
-      tools: () =>
-        declarationsFor(
-          profile(),
-          options.tools
-            .list()
-            .filter(
-              (tool) =>
-                !policy.isToolHidden?.(policyToolInfo(tool), { mode: this.approvalMode, interactive }),
-            )
-            .map((tool) => tool.declaration()),
-        ),
+      systemInstruction: offer.systemInstruction,
+      tools: offer.tools,
       ...(options.generationConfig ? { generationConfig: options.generationConfig } : {}),
       runTools: (calls, signal) => this.runTools(calls, signal),
       ...(modelSteps ? { modelSteps } : {}),

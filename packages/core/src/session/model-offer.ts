@@ -1,0 +1,58 @@
+import type { SubagentRunner } from '../agent/subagents';
+import type { FunctionDeclaration } from '../contracts/messages';
+import { buildSystemPrompt } from '../prompts/system-prompt';
+import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
+import type { ToolRegistry } from '../tools/registry';
+import type { SessionOptions } from './session-types';
+import { declarationsFor, type ToolProfile } from './tool-profile';
+
+/**
+ * What the model is offered with each request of a session: the system prompt and the tool
+ * declarations. Both are rebuilt per request, because what they depend on changes mid-session
+ * (the approval mode, the memory, the model and with it the tool profile, MCP tools).
+ */
+export interface ModelOffer {
+  systemInstruction(): string;
+  tools(): FunctionDeclaration[];
+}
+
+export function modelOffer(context: {
+  options: Pick<SessionOptions, 'systemInstruction' | 'systemAddendum' | 'sandbox' | 'promptSections'>;
+  tools: ToolRegistry;
+  policy: PolicyChecker;
+  interactive: boolean;
+  approvalMode: () => ApprovalMode;
+  memory: () => string;
+  agents: Pick<SubagentRunner, 'list'>;
+  profile: () => ToolProfile;
+}): ModelOffer {
+  const { options, tools, policy, interactive } = context;
+  return {
+    systemInstruction: () => {
+      if (options.systemInstruction !== undefined) return options.systemInstruction;
+      const built = buildSystemPrompt({
+        approvalMode: context.approvalMode(),
+        interactive,
+        memory: context.memory(),
+        ...(options.sandbox ? { sandbox: options.sandbox.modelNote() } : {}),
+        ...(tools.get('invoke_agent') ? { agents: context.agents.list() } : {}),
+        ...(options.promptSections ? { extraSections: options.promptSections() } : {}),
+        ...(context.profile() === 'compact' ? { compact: true } : {}),
+      });
+      const addendum = options.systemAddendum?.();
+      return addendum ? `${built}\n\n${addendum}` : built;
+    },
+    // Tools the policy denies outright are not offered to the model at all.
+    tools: () =>
+      declarationsFor(
+        context.profile(),
+        tools
+          .list()
+          .filter(
+            (tool) =>
+              !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
+          )
+          .map((tool) => tool.declaration()),
+      ),
+  };
+}
