@@ -11,11 +11,47 @@ import { KODO_VERSION } from './version';
 /** Set by scripts/build.mjs: the id of this build, also written into its hot pack. */
 declare const __KODO_BUILD_ID__: string | undefined;
 
-// A closed pipe on stdout (`kodo … | head`) is a normal end, not a crash.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
+// A closed pipe on stdout (`kodo … | head`) is a normal end, not a crash. The handler goes on
+// when stdout is first used: creating the stream (for a pipe, a socket) costs ~1 ms, and a
+// headless run writes nothing before the model answers.
+onFirstUse(process, 'stdout', (stdout) =>
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  }),
+);
+
+/**
+ * Runs `setup` on `process.stdout` or `process.stderr` when the stream is first read. Node
+ * creates them on first access through a configurable getter; this wraps that getter once and
+ * then puts the stream itself in its place.
+ */
+function onFirstUse(
+  target: NodeJS.Process,
+  name: 'stdout' | 'stderr',
+  setup: (stream: NodeJS.WriteStream) => void,
+): void {
+  const original = Object.getOwnPropertyDescriptor(target, name);
+  const create = original?.get;
+  if (!create || !original.configurable) {
+    setup(target[name]);
+    return;
+  }
+  Object.defineProperty(target, name, {
+    configurable: true,
+    enumerable: original.enumerable ?? true,
+    get() {
+      const stream = create.call(target) as NodeJS.WriteStream;
+      Object.defineProperty(target, name, {
+        configurable: true,
+        enumerable: original.enumerable ?? true,
+        get: () => stream,
+      });
+      setup(stream);
+      return stream;
+    },
+  });
+}
 
 async function main(argv: string[]): Promise<void> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {

@@ -171,7 +171,15 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     cwd,
     env: process.env,
     readStdin: readPipedStdin,
-    streams: { stdout: process.stdout, stderr: process.stderr },
+    // Read when first written to: the streams are created then (see main.ts), after the request.
+    streams: {
+      get stdout() {
+        return process.stdout;
+      },
+      get stderr() {
+        return process.stderr;
+      },
+    },
   });
 }
 

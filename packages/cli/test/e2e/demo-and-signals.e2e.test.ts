@@ -91,4 +91,36 @@ describe('kodo input and cancellation', () => {
       await mock.close();
     }
   });
+
+  it('ends with 0 and no stack trace when the reader of stdout goes away (`kodo -p … | head`)', async () => {
+    // ~240 KB of answer (distinct lines: repeated ones would stop as a loop), far more than a
+    // pipe buffers, so the writes after the reader left fail (EPIPE).
+    const text = Array.from({ length: 10_000 }, (_, index) => `line ${index} of the answer`).join('\n');
+    const mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text }])] }] });
+    try {
+      const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
+        cwd: dirs.workspace,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dirs.home,
+          KODO_HOME: dirs.home,
+          KODO_TRUST_WORKSPACE: 'true',
+          GEMINI_API_KEY: 'k',
+          GOOGLE_GEMINI_BASE_URL: mock.url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      // Like `head -c 1`: take the first bytes, then close the pipe.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).not.toMatch(/Error|EPIPE/);
+      expect(code).toBe(0);
+    } finally {
+      await mock.close();
+    }
+  });
 });
