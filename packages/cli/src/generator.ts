@@ -2,15 +2,14 @@ import { join } from 'node:path';
 import {
   type ContentGenerator,
   type ContextWindowSource,
-  FakeContentGenerator,
   kodoHome,
-  LoggingContentGenerator,
+  loadReplayGenerators,
   missingKeyMessage,
   ProviderConfigError,
   type ProviderProfileSettings,
   ProviderResolver,
   ProviderRouter,
-  RecordingContentGenerator,
+  type ReplayGenerators,
   type SamplingSettings,
   type Settings,
   type TransportTimeouts,
@@ -59,9 +58,14 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
   let generator: ContentGenerator;
   let contextWindows: ContextWindowSource | undefined;
   let model = choice.model;
-  if (choice.fakeResponses) {
+  // Only these flags need them: loaded on demand (llm/replay.ts).
+  const replay =
+    choice.fakeResponses || choice.recordResponses || choice.debug ? await loadReplayGenerators() : undefined;
+  if (choice.fakeResponses && replay) {
     try {
-      generator = FakeContentGenerator.fromFile(choice.fakeResponses, { strict: choice.fakeResponsesStrict });
+      generator = replay.FakeContentGenerator.fromFile(choice.fakeResponses, {
+        strict: choice.fakeResponsesStrict,
+      });
     } catch (error) {
       throw new FatalError((error as Error).message, ExitCode.input);
     }
@@ -71,15 +75,15 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
     generator = router.generator;
     contextWindows = router.generator.contextWindows;
   }
-  let recorder: RecordingContentGenerator | undefined;
-  if (choice.recordResponses) {
-    recorder = new RecordingContentGenerator(generator, choice.recordResponses);
+  let recorder: InstanceType<ReplayGenerators['RecordingContentGenerator']> | undefined;
+  if (choice.recordResponses && replay) {
+    recorder = new replay.RecordingContentGenerator(generator, choice.recordResponses);
     generator = recorder;
   }
   let debugLogPath: string | undefined;
-  if (choice.debug) {
+  if (choice.debug && replay) {
     debugLogPath = join(kodoHome(choice.env), 'logs', `debug-${choice.sessionId}.jsonl`);
-    generator = new LoggingContentGenerator(generator, debugLogPath);
+    generator = new replay.LoggingContentGenerator(generator, debugLogPath);
   }
   return {
     generator,

@@ -84,6 +84,7 @@ export {
 } from './hooks/types';
 export type { ContextWindowSource } from './llm/context-windows';
 export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
+export { loadReplayGenerators, type ReplayGenerators } from './llm/lazy';
 export { LoggingContentGenerator } from './llm/logging';
 export {
   acceptsImages,

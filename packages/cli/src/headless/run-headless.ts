@@ -15,10 +15,8 @@ import { favourMemoryWhenLong } from '../long-session-memory';
 import { createCliSession } from '../session-factory';
 import { resolveSessionStart } from '../sessions';
 import { expandHeadlessCommand } from './custom-command';
-import { createJsonOutput } from './json';
 import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
-import { createStreamJsonOutput } from './stream-json';
 import { createTextOutput } from './text';
 
 export interface HeadlessContext {
@@ -39,7 +37,7 @@ export interface HeadlessContext {
 export async function runHeadless(context: HeadlessContext): Promise<number> {
   const { args, settings, env, streams } = context;
   const format: OutputFormat = args.outputFormat ?? asOutputFormat(settings.output?.format) ?? 'text';
-  const output = createOutput(format, streams);
+  const output = await createOutput(format, streams);
   let sessionId = newSessionId();
   const warn = (message: string) => streams.stderr.write(`[WARNING] ${message}\n`);
   const controller = new AbortController();
@@ -173,12 +171,13 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   }
 }
 
-function createOutput(format: OutputFormat, streams: OutputStreams): HeadlessOutput {
+/** Text is the default; the JSON writers load only for a run that asks for them. */
+async function createOutput(format: OutputFormat, streams: OutputStreams): Promise<HeadlessOutput> {
   switch (format) {
     case 'json':
-      return createJsonOutput(streams);
+      return (await import('./json')).createJsonOutput(streams);
     case 'stream-json':
-      return createStreamJsonOutput(streams);
+      return (await import('./stream-json')).createStreamJsonOutput(streams);
     default:
       return createTextOutput(streams);
   }

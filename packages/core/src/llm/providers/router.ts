@@ -21,7 +21,7 @@ import type {
 } from '../../contracts/messages';
 import type { ContextWindowSource } from '../context-windows';
 import { isAnthropicSignature } from './anthropic-signatures';
-import { type DiscoveredWindow, discoverContextWindow } from './context-discovery';
+import type { DiscoveredWindow } from './context-discovery';
 import { ContextGuard } from './context-guard';
 import {
   defaultProviderRegistry,
@@ -158,15 +158,16 @@ export class ProviderRouter implements ContentGenerator {
     if (!connection.discovery || !connection.baseUrl) return undefined;
     let pending = this.windows.get(resolved.spec);
     if (!pending) {
-      pending = discoverContextWindow(
-        {
-          baseUrl: connection.baseUrl,
-          model: resolved.model,
-          discovery: connection.discovery,
-          ...(connection.apiKey ? { apiKey: connection.apiKey } : {}),
-        },
-        new AbortController().signal,
-      ).catch(() => undefined);
+      const { baseUrl, discovery, apiKey } = connection;
+      // Loaded for local servers only: a cloud provider never asks.
+      pending = import('./context-discovery')
+        .then(({ discoverContextWindow }) =>
+          discoverContextWindow(
+            { baseUrl, model: resolved.model, discovery, ...(apiKey ? { apiKey } : {}) },
+            new AbortController().signal,
+          ),
+        )
+        .catch(() => undefined);
       pending.then((found) => {
         if (found) this.knownWindows.set(resolved.spec, found);
       });
