@@ -1,11 +1,11 @@
 import { tmpdir } from 'node:os';
 import {
-  CheckpointStore,
+  type Checkpointing,
   type CommandSandbox,
-  checkpointHistoryDir,
   createSandbox,
   geminiHome,
   kodoHome,
+  loadCheckpointing,
   projectTempDir,
   resolveSandboxChoice,
   SandboxError,
@@ -24,7 +24,7 @@ export interface SafetyOptions {
   /** The sandbox for hook commands too (`tools.sandbox.hooks`); absent: hooks run unconfined. */
   hookSandbox?: CommandSandbox;
   checkpointing?: {
-    store: CheckpointStore;
+    store: InstanceType<Checkpointing['CheckpointStore']>;
     shell: boolean;
     onError: (message: string) => void;
     promptSnapshots: boolean;
@@ -50,7 +50,7 @@ export interface SafetySetup {
 export async function safetyOptions(setup: SafetySetup): Promise<SafetyOptions> {
   const warn = setup.onWarning ?? ((message: string) => process.stderr.write(`[WARNING] ${message}\n`));
   const { sandbox, hooks } = await sandboxFor(setup, warn);
-  const checkpointing = checkpointingFor(setup, warn);
+  const checkpointing = await checkpointingFor(setup, warn);
   return {
     ...(sandbox ? { sandbox } : {}),
     ...(sandbox && hooks ? { hookSandbox: sandbox } : {}),
@@ -95,13 +95,15 @@ async function sandboxFor(
   }
 }
 
-function checkpointingFor(
+/** Off by default (`general.checkpointing`): the store and its git plumbing load only when on. */
+async function checkpointingFor(
   setup: SafetySetup,
   warn: (message: string) => void,
-): SafetyOptions['checkpointing'] {
+): Promise<SafetyOptions['checkpointing']> {
   const config = setup.checkpointing;
   if (!config) return undefined;
   const { env, cwd } = setup;
+  const { CheckpointStore, checkpointHistoryDir } = await loadCheckpointing();
   return {
     store: new CheckpointStore({
       workspaceRoot: cwd,

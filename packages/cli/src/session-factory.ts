@@ -9,13 +9,14 @@ import {
   geminiHome,
   type HookFeedback,
   type HookSettingsSource,
-  HookSystem,
+  type HookSystem,
   hasNativeWebSearch,
   hookConfigFromSources,
   kodoHome,
   type LoadedSession,
   lazyBuiltinTools,
   loadExtensionsModule,
+  loadHookSystem,
   loadPolicyEngine,
   type McpManager,
   ProjectMemory,
@@ -245,7 +246,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     outputLimit: { thresholdChars: outputThresholdChars, spillDir: tempDir },
     ...(setup.confirm ? { confirm: setup.confirm } : {}),
     ...safety,
-    ...hookOption(
+    ...(await hookOption(
       {
         ...setup,
         allowProjectHooks: setup.allowProjectHooks ?? trusted,
@@ -256,7 +257,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
         transcript: log.recorder,
         ...(hookSandbox ? { sandbox: hookSandbox } : {}),
       },
-    ),
+    )),
     recorder: log.recorder,
     budgets,
     ...(log.resumed
@@ -348,11 +349,11 @@ async function sessionLog(
   return { recorder: resumed.recorder, resumed: resumed.loaded };
 }
 
-/** The session's hooks from settings; none (no hook code on the path) when none are configured. */
-function hookOption(
+/** The session's hooks from settings; none (no hook code loaded) when none are configured. */
+async function hookOption(
   setup: CliSessionSetup & { extensionHooks?: HookSettingsSource[] },
   paths: { plansDir: string; transcript: { readonly file: string }; sandbox?: CommandSandbox },
-): { hooks?: HookSystem } {
+): Promise<{ hooks?: HookSystem }> {
   const { settings } = setup;
   const sources: HookSettingsSource[] = setup.settingsScopes
     ? setup.settingsScopes.map(({ scope, settings: own }) => ({
@@ -371,6 +372,7 @@ function hookOption(
     for (const message of config.problems) onFeedback({ severity: 'warning', message });
     return {};
   }
+  const { HookSystem } = await loadHookSystem();
   const hooks = new HookSystem({
     config,
     cwd: setup.cwd,

@@ -70,7 +70,8 @@ export {
   hookLabel,
   isHookDisabled,
 } from './hooks/config';
-export { HookSystem, type HookSystemOptions } from './hooks/hook-system';
+export type { HookSystem, HookSystemOptions } from './hooks/hook-system';
+export { type HookSystemModule, loadHookSystem } from './hooks/lazy';
 export {
   HOOK_EVENTS,
   type HookEventName,
@@ -83,9 +84,9 @@ export {
   type SessionStartSource,
 } from './hooks/types';
 export type { ContextWindowSource } from './llm/context-windows';
-export { FakeContentGenerator, parseRecordedCalls, type RecordedCall } from './llm/fake';
+// The replay, recording and debug-log generators load with `loadReplayGenerators()`.
+export type { FakeContentGenerator, RecordedCall } from './llm/fake';
 export { loadReplayGenerators, type ReplayGenerators } from './llm/lazy';
-export { LoggingContentGenerator } from './llm/logging';
 export {
   acceptsImages,
   contextWindowOf,
@@ -114,7 +115,6 @@ export {
 } from './llm/providers/registry';
 export { ProviderRouter } from './llm/providers/router';
 export { DEFAULT_TRANSPORT_TIMEOUTS, type TransportTimeouts } from './llm/providers/transport-limits';
-export { RecordingContentGenerator } from './llm/recording';
 export type {
   McpManager,
   McpManagerEvent,
@@ -126,12 +126,13 @@ export type {
 export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
-export {
-  type CheckpointInfo,
+// The store itself loads with `loadCheckpointing()`: a value export here would put it (and its
+// git plumbing) on every run's way to the first request.
+export type {
+  CheckpointInfo,
   CheckpointStore,
-  type CheckpointToolCall,
-  checkpointHistoryDir,
-  type FilesRestoreResult,
+  CheckpointToolCall,
+  FilesRestoreResult,
 } from './safety/checkpoints';
 export type {
   PromptSummary,
@@ -141,6 +142,7 @@ export type {
   RewindResult,
   SessionCheckpoints,
 } from './safety/checkpoints/session-checkpoints';
+export { type Checkpointing, loadCheckpointing } from './safety/lazy-checkpoints';
 export { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from './safety/loop-detection';
 export {
   BWRAP_MISSING_MESSAGE,

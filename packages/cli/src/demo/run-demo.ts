@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  FakeContentGenerator,
   lazyBuiltinTools,
+  loadReplayGenerators,
   Session,
   sanitizeEnv,
   ToolRegistry,
@@ -39,6 +39,7 @@ export async function runDemo(io: {
       `${s.bold('> ')}${DEMO_PROMPT}\n\n`,
   );
 
+  const { FakeContentGenerator } = await loadReplayGenerators();
   const session = new Session({
     generator: FakeContentGenerator.fromFile(join(assets, 'session.jsonl'), { strict: true }),
     model: 'scripted-demo',

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CheckpointStore, checkpointHistoryDir } from '@kodo/core/engine';
+import { loadCheckpointing } from '@kodo/core/engine';
 import { runKodo } from '@kodo/testkit';
 import { describe, expect, it } from 'vitest';
 import { e2eDirs } from './helpers';
@@ -64,6 +64,7 @@ describe('checkpointing', () => {
     expect(run.code).toBe(0);
     expect(read('a.txt')).toBe('edited\n');
 
+    const { CheckpointStore, checkpointHistoryDir } = await loadCheckpointing();
     const historyDir = checkpointHistoryDir(dirs.home, dirs.workspace);
     const ids = readdirSync(join(historyDir, 'checkpoints')).sort();
     expect(ids).toEqual([

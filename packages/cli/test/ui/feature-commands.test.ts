@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeContentGenerator, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+import { loadReplayGenerators, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+
+const { FakeContentGenerator } = await loadReplayGenerators();
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCommand, compressCommand, memoryCommand } from '../../src/ui/commands/feature-commands';
 import type { CommandContext } from '../../src/ui/commands/types';

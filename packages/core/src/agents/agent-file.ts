@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { parseFrontmatter, stringList } from '../utils/frontmatter';
+import { isRecord } from '../utils/is-record';
 import { mapModelName, mapToolName } from './claude-tools';
 import { type AgentDefinition, type AgentScope, DEFAULT_AGENT_LIMITS } from './definition';
 
@@ -117,7 +118,7 @@ export async function parseAgentFile(text: string, source: AgentFileSource): Pro
       timeoutMinutes: timeout ?? DEFAULT_AGENT_LIMITS.timeoutMinutes,
     },
     inputName: 'query',
-    ...(isPlainObject(mcpServers) ? { mcpServers } : {}),
+    ...(isRecord(mcpServers) ? { mcpServers } : {}),
     source: {
       scope: source.scope,
       path: source.path,
@@ -149,8 +150,4 @@ function positiveInt(value: unknown, key: string, where: string, warnings: strin
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
   warnings.push(`${where}: "${key}" must be a positive integer; the default is used.`);
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../utils/is-record';
 import type { SettingsShape } from './settings-shape';
 import { SETTINGS_SHAPE } from './settings-shape.generated';
 import type { Settings } from './settings-types';
@@ -71,7 +72,7 @@ function check(value: unknown, shape: SettingsShape, at: At, problems: SettingsP
         .filter((item) => item !== DROP);
     }
     case 'object': {
-      if (!isPlainObject(value)) return fail('must be an object');
+      if (!isRecord(value)) return fail('must be an object');
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
         const inner = Object.hasOwn(shape.props, key) ? shape.props[key] : shape.rest;
@@ -140,7 +141,7 @@ function sameKind(value: unknown, shape: SettingsShape): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return isPlainObject(value);
+      return isRecord(value);
     case 'union':
       return shape.of.some((branch) => sameKind(value, branch));
   }
@@ -181,8 +182,4 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   } else {
     target[key] = value;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import { isRecord } from '../utils/is-record';
 import { jsonErrorDetail } from '../utils/json-location';
 import { expandEnvInSettings } from './env-expand';
 import { geminiHome, kodoHome } from './paths';
@@ -136,7 +137,7 @@ function deepMerge(
     const existing = out[key];
     const at = [...path, key];
     // `mcpServers` merges shallowly, as in Gemini CLI: a server entry is replaced, never mixed.
-    if (isPlainObject(existing) && isPlainObject(value) && !(at.length === 2 && at[0] === 'mcpServers')) {
+    if (isRecord(existing) && isRecord(value) && !(at.length === 2 && at[0] === 'mcpServers')) {
       setOwn(out, key, deepMerge(existing, value, at));
     } else if (Array.isArray(existing) && Array.isArray(value)) {
       setOwn(out, key, mergeArrays(at, existing, value));
@@ -163,10 +164,6 @@ function mergeArrays(path: readonly string[], base: unknown[], override: unknown
   if (path.length === 2 && path[0] === 'hooks') return [...base, ...override];
   if (UNION_ARRAYS.has(path.join('.'))) return [...new Set([...base, ...override])];
   return override;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Removes `//` and `/* *\/` comments and trailing commas outside strings (JSON with comments). */

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isRecord } from '../utils/is-record';
 import { ExtensionEnablement } from './enablement';
 import { type Extension, INSTALL_METADATA_FILE, type InstallMetadata } from './extension';
 import type { ExtensionLocations } from './locations';
 import {
   CLAUDE_PLUGIN_MANIFEST,
   GEMINI_MANIFEST,
-  isObject,
   parseClaudePluginManifest,
   parseGeminiManifest,
   parseJsonObject,
@@ -179,11 +179,11 @@ function loadPlugin(
   const mcp = manifest.mcpServers ?? '.mcp.json';
   const mcpObject = typeof mcp === 'string' ? readJson(resolve(path, mcp), options.warnings) : mcp;
   if (mcpObject) {
-    const servers = isObject(mcpObject.mcpServers) ? mcpObject.mcpServers : mcpObject;
+    const servers = isRecord(mcpObject.mcpServers) ? mcpObject.mcpServers : mcpObject;
     mcpServers = substituteVariables(
       Object.fromEntries(
         Object.entries(servers).filter((entry): entry is [string, Record<string, unknown>] =>
-          isObject(entry[1]),
+          isRecord(entry[1]),
         ),
       ),
       context,
@@ -233,7 +233,7 @@ function hooksObject(
   warnings: string[],
   options: { plugin: boolean; where: string },
 ): { hooks?: Record<string, unknown> } {
-  const hooks = isObject(data.hooks) ? data.hooks : undefined;
+  const hooks = isRecord(data.hooks) ? data.hooks : undefined;
   if (!hooks) {
     warnings.push(`${options.where}: no "hooks" object; ignored.`);
     return {};
@@ -249,18 +249,18 @@ function installedClaudePlugins(
   const file = join(locations.claudePlugins, 'installed_plugins.json');
   if (!existsSync(file)) return [];
   const data = readJson(file, warnings);
-  const plugins = data && isObject(data.plugins) ? data.plugins : {};
+  const plugins = data && isRecord(data.plugins) ? data.plugins : {};
   const settings = existsSync(locations.claudeSettings)
     ? readJson(locations.claudeSettings, warnings)
     : undefined;
-  const enabledPlugins = settings && isObject(settings.enabledPlugins) ? settings.enabledPlugins : {};
+  const enabledPlugins = settings && isRecord(settings.enabledPlugins) ? settings.enabledPlugins : {};
   const out: { path: string; enabled: boolean }[] = [];
   for (const [id, installs] of Object.entries(plugins)) {
     if (!Array.isArray(installs)) continue;
     // The newest install of each plugin (the list is in install order).
     const latest = [...installs]
       .reverse()
-      .find((entry) => isObject(entry) && typeof entry.installPath === 'string') as
+      .find((entry) => isRecord(entry) && typeof entry.installPath === 'string') as
       | { installPath: string }
       | undefined;
     if (!latest) continue;
@@ -307,7 +307,7 @@ function withSettingEnv(
     Object.entries(servers).map(([name, config]) => [
       name,
       typeof config.command === 'string'
-        ? { ...config, env: { ...values, ...(isObject(config.env) ? config.env : {}) } }
+        ? { ...config, env: { ...values, ...(isRecord(config.env) ? config.env : {}) } }
         : config,
     ]),
   );
@@ -320,15 +320,15 @@ function hooksWithEnv(
 ): { hooks?: Record<string, unknown> } {
   if (!found.hooks || Object.keys(values).length === 0) return found;
   const withEnv = (hook: unknown) =>
-    isObject(hook) && hook.type !== 'prompt'
-      ? { ...hook, env: { ...values, ...(isObject(hook.env) ? hook.env : {}) } }
+    isRecord(hook) && hook.type !== 'prompt'
+      ? { ...hook, env: { ...values, ...(isRecord(hook.env) ? hook.env : {}) } }
       : hook;
   const hooks = Object.fromEntries(
     Object.entries(found.hooks).map(([event, groups]) => [
       event,
       Array.isArray(groups)
         ? groups.map((group) =>
-            isObject(group) && Array.isArray(group.hooks)
+            isRecord(group) && Array.isArray(group.hooks)
               ? { ...group, hooks: group.hooks.map(withEnv) }
               : group,
           )

@@ -1,3 +1,4 @@
+import { isRecord } from '../utils/is-record';
 /**
  * The manifests of the two bundle formats kodo reads: Gemini CLI's `gemini-extension.json` and
  * Claude Code's `.claude-plugin/plugin.json`. Both are read leniently: unknown keys are ignored,
@@ -64,9 +65,9 @@ export function parseGeminiManifest(text: string, file: string): Parsed<GeminiMa
         ? contextFileName.filter((entry): entry is string => typeof entry === 'string')
         : undefined;
   const mcpServers: Record<string, Record<string, unknown>> = {};
-  if (isObject(value.mcpServers)) {
+  if (isRecord(value.mcpServers)) {
     for (const [server, config] of Object.entries(value.mcpServers)) {
-      if (!isObject(config)) continue;
+      if (!isRecord(config)) continue;
       // An extension cannot vouch for its own servers: `trust` is dropped.
       const { trust: _trust, ...rest } = config;
       mcpServers[server] = rest;
@@ -103,8 +104,8 @@ export function parseClaudePluginManifest(text: string, file: string): Parsed<Cl
       commands: paths(value.commands),
       agents: paths(value.agents),
       skills: paths(value.skills),
-      ...(typeof value.hooks === 'string' || isObject(value.hooks) ? { hooks: value.hooks } : {}),
-      ...(typeof value.mcpServers === 'string' || isObject(value.mcpServers)
+      ...(typeof value.hooks === 'string' || isRecord(value.hooks) ? { hooks: value.hooks } : {}),
+      ...(typeof value.mcpServers === 'string' || isRecord(value.mcpServers)
         ? { mcpServers: value.mcpServers }
         : {}),
     },
@@ -118,19 +119,15 @@ export function parseJsonObject(text: string, file: string): Parsed<Record<strin
   } catch (error) {
     return { ok: false, message: `Invalid configuration in ${file}: ${(error as Error).message}` };
   }
-  if (!isObject(value))
+  if (!isRecord(value))
     return { ok: false, message: `Invalid configuration in ${file}: the top level must be an object.` };
   return { ok: true, value };
 }
 
 function isSettingDecl(value: unknown): value is ExtensionSettingDecl {
-  return isObject(value) && typeof value.name === 'string' && typeof value.envVar === 'string';
+  return isRecord(value) && typeof value.name === 'string' && typeof value.envVar === 'string';
 }
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

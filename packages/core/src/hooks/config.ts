@@ -1,4 +1,4 @@
-import { isRecord } from './protocol';
+import { isRecord } from '../utils/is-record';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   HOOK_EVENTS,

@@ -1,4 +1,5 @@
 import type { GenerateRequest, GenerateResponse } from '../contracts/messages';
+import { isRecord } from '../utils/is-record';
 import { HookExecutor, type HookExecutorOptions } from './hook-executor';
 import {
   applyHookRequest,
@@ -8,7 +9,7 @@ import {
   toHookRequest,
   toHookResponse,
 } from './llm-format';
-import { isRecord } from './protocol';
+import { type ModelSteps, modelHookSteps } from './model-steps';
 import {
   type CompressTrigger,
   displayReason,
@@ -85,6 +86,11 @@ export class HookSystem {
     for (const problem of options.config.problems) {
       this.executor.report({ severity: 'warning', message: problem });
     }
+  }
+
+  /** The steps around each conversation request (BeforeModel, AfterModel and the rest). */
+  modelSteps(): ModelSteps {
+    return modelHookSteps(this);
   }
 
   has(event: HookEventName): boolean {

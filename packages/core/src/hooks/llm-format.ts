@@ -1,5 +1,5 @@
 import type { Candidate, Content, GenerateRequest, GenerateResponse, Part } from '../contracts/messages';
-import { isRecord } from './protocol';
+import { isRecord } from '../utils/is-record';
 import type { HookToolConfig } from './types';
 
 /**

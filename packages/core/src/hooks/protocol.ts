@@ -1,3 +1,4 @@
+import { isRecord } from '../utils/is-record';
 import type { HookDecision, HookOutput, HookSpecificOutput, HookTailCall, HookToolConfig } from './types';
 
 /**
@@ -99,8 +100,4 @@ function normalizeToolConfig(value: unknown): HookToolConfig | undefined {
 function normalizeTailCall(value: unknown): HookTailCall | undefined {
   if (!isRecord(value) || typeof value.name !== 'string' || value.name === '') return undefined;
   return { name: value.name, args: isRecord(value.args) ? value.args : {} };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

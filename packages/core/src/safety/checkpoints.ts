@@ -12,6 +12,7 @@ import { basename, join } from 'node:path';
 import { projectId } from '../config/project';
 import { excludeFileText, largeFilesIn } from './checkpoints/excludes';
 import { GitError, git, parseStatus, runGit, type ShadowGit } from './checkpoints/git';
+import { SessionCheckpoints, type SessionCheckpointsOptions } from './checkpoints/session-checkpoints';
 
 /**
  * Checkpoints: snapshots of the workspace in a shadow git repository under
@@ -117,6 +118,11 @@ export class CheckpointStore {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_CHECKPOINT_FILE_BYTES;
     this.now = options.now ?? (() => new Date());
     this.metaDir = join(options.historyDir, 'checkpoints');
+  }
+
+  /** The checkpoints of one session in this store (what `/restore` and `/rewind` use). */
+  forSession(options: Omit<SessionCheckpointsOptions, 'store'>): SessionCheckpoints {
+    return new SessionCheckpoints({ ...options, store: this });
   }
 
   /** Snapshots the workspace and records a checkpoint. Throws GitError (e.g. git missing). */

@@ -17,12 +17,12 @@ import type { ProjectMemory } from '../context/memory-files';
 import type { AgentEvent, ToolCallRequestInfo } from '../contracts/events';
 import type { Content, Part } from '../contracts/messages';
 import type { HookSystem } from '../hooks/hook-system';
-import { type ModelSteps, modelHookSteps } from '../hooks/model-steps';
+import type { ModelSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
 import { observeOneShotCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
-import { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
+import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
@@ -150,8 +150,7 @@ export class Session {
     };
     const checkpointing = options.checkpointing;
     this.checkpoints = checkpointing
-      ? new SessionCheckpoints({
-          store: checkpointing.store,
+      ? checkpointing.store.forSession({
           sessionId: this.id,
           conversation: {
             history: () => this.chat.getHistory(),
@@ -201,7 +200,7 @@ export class Session {
     });
     this.toolContext.agents = this.agents;
     // Model hooks see only the conversation's requests, not the one-shot calls of tools.
-    const modelSteps: ModelSteps | undefined = this.hooks ? modelHookSteps(this.hooks) : undefined;
+    const modelSteps: ModelSteps | undefined = this.hooks ? this.hooks.modelSteps() : undefined;
     const offer = modelOffer({
       options,
       tools: options.tools,

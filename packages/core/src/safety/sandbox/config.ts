@@ -1,5 +1,6 @@
 import type { SandboxSettings } from '../../config/settings-types';
 import type { SandboxKind } from '../../contracts/sandbox';
+import { isRecord } from '../../utils/is-record';
 
 /**
  * Which sandbox a session uses, from (strongest first) `KODO_SANDBOX` / `GEMINI_SANDBOX`, the
@@ -151,8 +152,4 @@ function settingOptions(setting: unknown): SandboxSettings {
   if (typeof setting.networkAccess === 'boolean') out.networkAccess = setting.networkAccess;
   if (typeof setting.hooks === 'boolean') out.hooks = setting.hooks;
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
