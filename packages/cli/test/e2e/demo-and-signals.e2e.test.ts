@@ -7,6 +7,22 @@ import { e2eDirs } from './helpers';
 
 const dirs = e2eDirs();
 
+/** `kodo -p hi` against the mock, with its output streams piped to the test. */
+function spawnHeadless(baseUrl: string) {
+  return spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
+    cwd: dirs.workspace,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dirs.home,
+      KODO_HOME: dirs.home,
+      KODO_TRUST_WORKSPACE: 'true',
+      GEMINI_API_KEY: 'k',
+      GOOGLE_GEMINI_BASE_URL: baseUrl,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 describe('kodo demo', () => {
   it('replays the scripted session with real tools and the sample tests pass', async () => {
     // The scratch copy goes to the temp dir: this test's, so nothing is left behind.
@@ -55,18 +71,7 @@ describe('kodo input and cancellation', () => {
       ],
     });
     try {
-      const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
-        cwd: dirs.workspace,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dirs.home,
-          KODO_HOME: dirs.home,
-          KODO_TRUST_WORKSPACE: 'true',
-          GEMINI_API_KEY: 'k',
-          GOOGLE_GEMINI_BASE_URL: mock.url,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawnHeadless(mock.url);
       let stdout = '';
       let stderr = '';
       let interrupted = false;
@@ -98,18 +103,7 @@ describe('kodo input and cancellation', () => {
     const text = Array.from({ length: 10_000 }, (_, index) => `line ${index} of the answer`).join('\n');
     const mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text }])] }] });
     try {
-      const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
-        cwd: dirs.workspace,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dirs.home,
-          KODO_HOME: dirs.home,
-          KODO_TRUST_WORKSPACE: 'true',
-          GEMINI_API_KEY: 'k',
-          GOOGLE_GEMINI_BASE_URL: mock.url,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawnHeadless(mock.url);
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;
