@@ -73,6 +73,16 @@ async function measureAll(cases: Case[], mock: Awaited<ReturnType<typeof startGe
       if (round >= 3) samples.get(c)!.push(sample);
     }
   }
+  if (process.env.BENCH_SAMPLES) {
+    // Every sample, sorted, to see the spread behind a median (the machine's noise is not normal).
+    for (const c of cases) {
+      const values = samples
+        .get(c)!
+        .map((s) => s.firstRequestMs ?? s.totalMs)
+        .sort((x, y) => x - y);
+      console.log(`${c.label}: ${values.map((v) => v.toFixed(0)).join(' ')}`);
+    }
+  }
   return cases.map((c) => {
     const runs = samples.get(c)!;
     const pick = (key: keyof Sample) => {
