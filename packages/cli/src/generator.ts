@@ -9,7 +9,7 @@ import {
   type ProviderProfileSettings,
   ProviderResolver,
   ProviderRouter,
-  type ReplayGenerators,
+  type RecordingContentGenerator,
   type SamplingSettings,
   type Settings,
   type TransportTimeouts,
@@ -75,7 +75,7 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
     generator = router.generator;
     contextWindows = router.generator.contextWindows;
   }
-  let recorder: InstanceType<ReplayGenerators['RecordingContentGenerator']> | undefined;
+  let recorder: RecordingContentGenerator | undefined;
   if (choice.recordResponses && replay) {
     recorder = new replay.RecordingContentGenerator(generator, choice.recordResponses);
     generator = recorder;

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import {
-  type Checkpointing,
+  type CheckpointStore,
   type CommandSandbox,
   createSandbox,
   geminiHome,
@@ -24,7 +24,7 @@ export interface SafetyOptions {
   /** The sandbox for hook commands too (`tools.sandbox.hooks`); absent: hooks run unconfined. */
   hookSandbox?: CommandSandbox;
   checkpointing?: {
-    store: InstanceType<Checkpointing['CheckpointStore']>;
+    store: CheckpointStore;
     shell: boolean;
     onError: (message: string) => void;
     promptSnapshots: boolean;

@@ -115,6 +115,7 @@ export {
 } from './llm/providers/registry';
 export { ProviderRouter } from './llm/providers/router';
 export { DEFAULT_TRANSPORT_TIMEOUTS, type TransportTimeouts } from './llm/providers/transport-limits';
+export type { RecordingContentGenerator } from './llm/recording';
 export type {
   McpManager,
   McpManagerEvent,
