@@ -32,7 +32,8 @@ export type MappedTool = { ok: true; name: string } | { ok: false; message: stri
 /** One entry of a `tools` list as kodo's tool name (kodo and Gemini names pass through). */
 export function mapToolName(entry: string): MappedTool {
   const name = entry.trim();
-  const bare = /^([A-Za-z]+)\(.*\)$/.exec(name)?.[1] ?? name;
+  // `Bash(git:*)` → `Bash`; most entries have no parentheses (and the pattern is compiled only then).
+  const bare = name.includes('(') ? (/^([A-Za-z]+)\(.*\)$/.exec(name)?.[1] ?? name) : name;
   if (Object.hasOwn(CLAUDE_TO_KODO, bare)) {
     const mapped = CLAUDE_TO_KODO[bare];
     return mapped

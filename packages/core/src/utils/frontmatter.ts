@@ -56,18 +56,39 @@ export async function parseFrontmatter(text: string): Promise<Frontmatter | unde
  */
 function simpleFrontmatter(raw: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
+  // Read with string operations where a pattern would only be compiled for this (this runs at
+  // start-up for every skill and agent file; each pattern costs its compilation once per run).
   for (const line of raw.split(/\r?\n/)) {
     if (line.trim() === '') continue;
-    const pair = /^([A-Za-z0-9_-]+):[ \t]+(\S.*)$/.exec(line);
-    if (!pair) return undefined;
-    const value = pair[2]!.trimEnd();
-    if (/^["'>|[{&*!%@`#-]/.test(value) || /: |\s#/.test(value) || value.endsWith(':')) return undefined;
+    // `key:` then at least one space or tab, then a value that starts with a non-space and
+    // holds no line terminator.
+    const colon = line.indexOf(':');
+    const key = line.slice(0, colon);
+    if (colon <= 0 || !KEY.test(key)) return undefined;
+    let start = colon + 1;
+    while (line[start] === ' ' || line[start] === '\t') start += 1;
+    const text = line.slice(start);
+    if (start === colon + 1 || text === '' || text[0]!.trim() === '' || hasLineTerminator(text))
+      return undefined;
+    const value = text.trimEnd();
+    if (PLAIN_START.test(value) || /: |\s#/.test(value) || value.endsWith(':')) return undefined;
     // Words YAML reads as booleans, null or numbers are not plain strings.
-    if (/^(true|false|yes|no|on|off|null|~|[-+]?[0-9.][0-9._eE+-]*)$/i.test(value)) return undefined;
-    out[pair[1]!] = value;
+    if (YAML_WORDS.has(value.toLowerCase()) || MAYBE_NUMBER.test(value)) return undefined;
+    out[key] = value;
   }
   return out;
 }
+
+const KEY = /^[A-Za-z0-9_-]+$/;
+/** `\r`, U+2028 or U+2029 inside a line: a plain scalar cannot hold them (the `\n`s are split). */
+function hasLineTerminator(text: string): boolean {
+  return text.includes('\r') || text.includes('\u2028') || text.includes('\u2029');
+}
+/** A first character that makes YAML read something else than a plain string. */
+const PLAIN_START = /^["'>|[{&*!%@`#-]/;
+const YAML_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'null', '~']);
+/** A digit, `.` or `+` first: YAML may read a number (`1e3`, `0x1F`, `.inf`), so YAML decides. */
+const MAYBE_NUMBER = /^[+.0-9]/;
 
 /**
  * `key: value` at line start; indented lines that follow continue the value (joined with spaces).
