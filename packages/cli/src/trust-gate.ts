@@ -168,6 +168,20 @@ export function isFolderTrusted(options: {
 }
 
 /**
+ * For the subcommands (`kodo mcp`, `skills`, `agents`): whether the folder is trusted, decided
+ * from the user's settings alone (a folder cannot switch folder trust off for itself), and the
+ * settings to act on, the folder's own only when it is.
+ */
+export function settingsForFolder(place: { cwd: string; env: NodeJS.ProcessEnv }): {
+  loaded: LoadedSettings;
+  trusted: boolean;
+} {
+  const userOnly = loadSettings({ ...place, skipProject: true });
+  const trusted = isFolderTrusted({ ...place, args: {}, settings: userOnly.merged });
+  return { loaded: trusted ? loadSettings({ ...place, user: userOnly }) : userOnly, trusted };
+}
+
+/**
  * Whether the folder's settings, policies or hooks differ from when it was trusted. A folder
  * trusted before fingerprints were kept has none stored: its current state is recorded then.
  */

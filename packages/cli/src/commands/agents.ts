@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import { loadExtensionsModule, loadSettings } from '@kodo/core/engine';
-import { isFolderTrusted } from '../trust-gate';
+import { loadExtensionsModule } from '@kodo/core/engine';
+import { settingsForFolder } from '../trust-gate';
 
 export interface AgentsCommandContext {
   args: string[];
@@ -29,8 +29,7 @@ export async function runAgentsCommand(context: AgentsCommandContext): Promise<n
   const status = await module.projectAgentStatus(place);
   for (const warning of status.warnings) context.stderr.write(`[WARNING] ${warning}\n`);
   const where = (path: string) => relative(context.cwd, path) || path;
-  const settings = loadSettings(place).merged;
-  const trusted = isFolderTrusted({ ...place, args: {}, settings });
+  const { trusted } = settingsForFolder(place);
   const trustNote = trusted
     ? undefined
     : 'This folder is not trusted: its agents do not load until it is (see kodo --help, --skip-trust).';

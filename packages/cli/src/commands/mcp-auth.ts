@@ -4,10 +4,10 @@
  * `~/.kodo/mcp-oauth/<name>.json` (docs/mcp.md). `--sign-out` forgets them. Sessions use and
  * refresh what is stored; they never sign in by themselves.
  */
-import { loadMcpModule, loadSettings } from '@kodo/core/engine';
+import { loadMcpModule } from '@kodo/core/engine';
 import { ExitCode } from '../exit-codes';
 import { openBrowser } from '../open-browser';
-import { isFolderTrusted } from '../trust-gate';
+import { settingsForFolder } from '../trust-gate';
 import type { McpCommandContext } from './mcp';
 
 export async function runMcpAuth(context: McpCommandContext & { words: string[] }): Promise<number> {
@@ -21,14 +21,7 @@ export async function runMcpAuth(context: McpCommandContext & { words: string[] 
     return ExitCode.error;
   }
   const name = names[0]!;
-  const userOnly = loadSettings({ cwd: context.cwd, env: context.env, skipProject: true });
-  const trusted = isFolderTrusted({
-    cwd: context.cwd,
-    env: context.env,
-    args: {},
-    settings: userOnly.merged,
-  });
-  const settings = (trusted ? loadSettings({ cwd: context.cwd, env: context.env }) : userOnly).merged;
+  const settings = settingsForFolder(context).loaded.merged;
   const entry = settings.mcpServers?.[name];
   if (entry === undefined) {
     const known = Object.keys(settings.mcpServers ?? {});

@@ -13,7 +13,7 @@ import {
 } from '@kodo/core/engine';
 import { ExitCode } from '../exit-codes';
 import { MCP_HELP } from '../help';
-import { isFolderTrusted, keepingTrustFingerprint } from '../trust-gate';
+import { keepingTrustFingerprint, settingsForFolder } from '../trust-gate';
 import { formatServer } from './mcp-status';
 
 /**
@@ -285,14 +285,7 @@ async function writeServer(
 
 /** Every configured server, connected once to see whether it works. */
 async function listServers(context: McpCommandContext): Promise<string> {
-  const userOnly = loadSettings({ cwd: context.cwd, env: context.env, skipProject: true });
-  const trusted = isFolderTrusted({
-    cwd: context.cwd,
-    env: context.env,
-    args: {},
-    settings: userOnly.merged,
-  });
-  const loaded = trusted ? loadSettings({ cwd: context.cwd, env: context.env }) : userOnly;
+  const { loaded, trusted } = settingsForFolder(context);
   const configured = loaded.merged.mcpServers ?? {};
   const names = Object.keys(configured);
   if (names.length === 0) {

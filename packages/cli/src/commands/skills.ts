@@ -1,6 +1,6 @@
-import { loadExtensionsModule, loadSettings, type SkillDefinition } from '@kodo/core/engine';
+import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
 import { skillSettings } from '../extensibility-setup';
-import { isFolderTrusted } from '../trust-gate';
+import { settingsForFolder } from '../trust-gate';
 import { type EditScope, setSkillDisabled } from './settings-edit';
 
 export interface SkillsCommandContext {
@@ -34,8 +34,7 @@ export async function runSkillsCommand(context: SkillsCommandContext): Promise<n
       return usage(context, `--scope must be user or workspace, not ${String(value)}.`);
     scope = value;
   }
-  const loaded = loadSettings({ cwd: context.cwd, env: context.env });
-  const trusted = isFolderTrusted({ cwd: context.cwd, env: context.env, args: {}, settings: loaded.merged });
+  const { loaded, trusted } = settingsForFolder(context);
   switch (sub) {
     case 'list': {
       const skills = await allSkills(context, trusted);

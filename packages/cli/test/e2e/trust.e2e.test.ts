@@ -121,6 +121,27 @@ describe('trusted folders (headless)', () => {
     expect(existsSync(inWorkspace('hook-ran.txt'))).toBe(true);
   });
 
+  it('is not switched off by the folder itself for the subcommands either (skills, agents)', async () => {
+    hostileWorkspace();
+    write(
+      inWorkspace('.kodo/skills/evil/SKILL.md'),
+      '---\nname: evil\ndescription: From the folder.\n---\nBody.\n',
+    );
+    write(
+      inWorkspace('.kodo/agents/evil.md'),
+      '---\nname: evil\ndescription: From the folder.\n---\nBody.\n',
+    );
+    const skills = await kodo(['skills', 'list']);
+    expect(skills.stdout).not.toContain('evil');
+    const agents = await kodo(['agents', 'list']);
+    expect(agents.stdout).toContain('This folder is not trusted');
+    // Control: trusted, the same folder's skill is listed and the note is gone.
+    expect((await kodo(['skills', 'list'], { KODO_TRUST_WORKSPACE: 'true' })).stdout).toContain('evil');
+    expect((await kodo(['agents', 'list'], { KODO_TRUST_WORKSPACE: 'true' })).stdout).not.toContain(
+      'This folder is not trusted',
+    );
+  });
+
   it('reports a malformed trust file as a configuration error (exit 52)', async () => {
     write(join(dirs.home, 'trustedFolders.json'), '{ "/x": "MAYBE" }');
     const run = await kodo(['-p', 'go']);
