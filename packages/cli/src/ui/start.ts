@@ -17,7 +17,6 @@ import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
-import type { ThemeName } from './theme';
 import { themeFromSetting } from './theme';
 
 export interface InteractiveContext {

@@ -8,6 +8,7 @@
  * server went away and how to reconnect (`/mcp refresh` → `refresh()`), rather than "no such tool".
  */
 import type { ToolRegistry } from '../tools/registry';
+import { untilAborted } from '../utils/abort';
 import type { McpServerConfig } from './config';
 import {
   McpServerConnection,
@@ -119,10 +120,7 @@ export class McpManager implements McpResourceSource {
       await pending;
       return;
     }
-    await Promise.race([
-      pending,
-      new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
-    ]);
+    await untilAborted(pending, signal, undefined);
   }
 
   /** Whether any server is still connecting. */

@@ -19,6 +19,7 @@ import type {
   GenerateResponse,
   Part,
 } from '../../contracts/messages';
+import { untilAborted } from '../../utils/abort';
 import type { ContextWindowSource } from '../context-windows';
 import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
@@ -87,7 +88,7 @@ export class ProviderRouter implements ContentGenerator {
       if (resolved.connection.contextWindow) return resolved.connection.contextWindow;
       const pending = this.window(resolved);
       if (!pending) return undefined;
-      const found = await Promise.race([pending, abortedAs(signal, undefined)]);
+      const found = await untilAborted(pending, signal, undefined);
       return found?.contextWindow;
     },
   };
@@ -207,13 +208,6 @@ export class ProviderRouter implements ContentGenerator {
     }
     return client;
   }
-}
-
-function abortedAs<T>(signal: AbortSignal, value: T): Promise<T> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(value);
-    signal.addEventListener('abort', () => resolve(value), { once: true });
-  });
 }
 
 /**
