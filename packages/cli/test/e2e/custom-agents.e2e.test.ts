@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   type GeminiMock,
   type GeminiMockRequest,
@@ -11,7 +10,7 @@ import {
   startGeminiMock,
 } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2eDirs, geminiMockEnv } from './helpers';
+import { e2eDirs, type GeminiRequestBody, geminiMockEnv, writeFileIn } from './helpers';
 
 // Custom agents from both families, run by the built `kodo` against the mock Gemini server: each
 // child is its own loop with its own system prompt, tools and history (read back from the
@@ -24,23 +23,13 @@ afterEach(async () => {
   mock = undefined;
 });
 
-interface Body {
-  systemInstruction?: { parts: { text?: string }[] };
-  contents: { role: string; parts: Record<string, unknown>[] }[];
-  tools?: { functionDeclarations: { name: string }[] }[];
-}
-
-const write = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 const kodo = (args: string[]) =>
   runKodo(args, {
     cwd: dirs.workspace,
     env: { ...geminiMockEnv(dirs.home, mock?.url), HOME: dirs.home },
     timeoutMs: 30_000,
   });
-const bodyOf = (request: GeminiMockRequest) => request.body as Body;
+const bodyOf = (request: GeminiMockRequest) => request.body as GeminiRequestBody;
 const systemOf = (request: GeminiMockRequest) =>
   bodyOf(request)
     .systemInstruction?.parts.map((part) => part.text ?? '')
@@ -52,16 +41,16 @@ const hasResponses = (request: GeminiMockRequest) => allText(request).includes('
 
 /** A Gemini CLI agent file (strict snake_case schema) and a Claude Code one (comma tools, color). */
 function writeAgents(options: { reviewerTurns: number }) {
-  write(
+  writeFileIn(
     join(dirs.workspace, '.gemini', 'agents', 'scout.md'),
     '---\nname: scout\ndescription: Finds the files a task touches\nkind: local\ntools:\n  - read_file\n  - list_directory\nmax_turns: 5\ntimeout_mins: 2\n---\nYou are SCOUT-PROMPT. List what you find.\n',
   );
-  write(
+  writeFileIn(
     join(dirs.workspace, '.claude', 'agents', 'reviewer.md'),
     `---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\nmodel: inherit\nmaxTurns: ${options.reviewerTurns}\ncolor: blue\n---\nYou are REVIEWER-PROMPT. Review carefully.\n`,
   );
-  write(join(dirs.workspace, 'a.txt'), 'alpha\n');
-  write(
+  writeFileIn(join(dirs.workspace, 'a.txt'), 'alpha\n');
+  writeFileIn(
     join(dirs.home, 'settings.json'),
     JSON.stringify({ security: { folderTrust: { untrustedHeadless: 'restricted' } } }),
   );

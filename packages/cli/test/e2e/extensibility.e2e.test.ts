@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type GeminiMock,
   geminiFunctionCallReply,
@@ -10,7 +10,7 @@ import {
   tinyServerEntry,
 } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2eDirs, geminiMockEnv } from './helpers';
+import { e2eDirs, type GeminiRequestBody, geminiMockEnv, writeFileIn } from './helpers';
 
 // Users' existing setups, run unchanged by the built `kodo`: Gemini CLI TOML commands, Claude
 // Code Markdown commands, skills in every layout, a Gemini CLI extension installed from a git
@@ -22,16 +22,6 @@ afterEach(async () => {
   mock = undefined;
 });
 
-interface Body {
-  systemInstruction?: { parts: { text?: string }[] };
-  contents: { role: string; parts: Record<string, unknown>[] }[];
-  tools?: { functionDeclarations: { name: string }[] }[];
-}
-
-const write = (path: string, text: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 const env = (extra: Record<string, string> = {}) => ({
   ...geminiMockEnv(dirs.home, mock?.url),
   HOME: dirs.home,
@@ -39,7 +29,7 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 const kodo = (args: string[], extra: Record<string, string> = {}) =>
   runKodo(args, { cwd: dirs.workspace, env: env(extra), timeoutMs: 30_000 });
-const body = (index = 0) => mock!.requests[index]!.body as Body;
+const body = (index = 0) => mock!.requests[index]!.body as GeminiRequestBody;
 const systemText = (index = 0) =>
   body(index)
     .systemInstruction?.parts.map((part) => part.text ?? '')
@@ -52,15 +42,15 @@ const userText = (index = 0) =>
 const toolNames = (index = 0) => body(index).tools?.[0]?.functionDeclarations.map((tool) => tool.name) ?? [];
 const lastResponse = (index: number) =>
   (body(index).contents.at(-1)!.parts[0]!.functionResponse as { response: Record<string, unknown> }).response;
-const userSettings = (value: unknown) => write(join(dirs.home, 'settings.json'), JSON.stringify(value));
+const userSettings = (value: unknown) => writeFileIn(join(dirs.home, 'settings.json'), JSON.stringify(value));
 
 describe('custom commands, headless', () => {
   it('expands a Gemini CLI TOML command: {{args}}, !{…} through the policy, @{…} from the workspace', async () => {
-    write(
+    writeFileIn(
       join(dirs.home, '.gemini', 'commands', 'git', 'commit.toml'),
       'description = "Write a commit message"\nprompt = """\nCommit {{args}}.\nStatus: !{echo status-for {{args}}}\nNotes: @{notes.txt}\n"""\n',
     );
-    write(join(dirs.workspace, 'notes.txt'), 'remember the changelog');
+    writeFileIn(join(dirs.workspace, 'notes.txt'), 'remember the changelog');
     userSettings({ tools: { allowed: ['run_shell_command(echo)'] } });
     mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Committed.') }] });
     const run = await kodo(['-p', '/git:commit now; rm -rf x']);
@@ -75,7 +65,7 @@ describe('custom commands, headless', () => {
   });
 
   it('refuses a command whose shell step the headless policy does not allow (exit 42, nothing sent)', async () => {
-    write(join(dirs.workspace, '.gemini', 'commands', 'st.toml'), 'prompt = "!{git status}"\n');
+    writeFileIn(join(dirs.workspace, '.gemini', 'commands', 'st.toml'), 'prompt = "!{git status}"\n');
     mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('never') }] });
     const run = await kodo(['-p', '/st']);
     expect(run.code).toBe(42);
@@ -84,11 +74,11 @@ describe('custom commands, headless', () => {
   });
 
   it('expands a Claude Code Markdown command with $ARGUMENTS, $N and an @file attachment', async () => {
-    write(
+    writeFileIn(
       join(dirs.workspace, '.claude', 'commands', 'frontend', 'review.md'),
       '---\ndescription: Review a component\nargument-hint: <file> <focus>\nallowed-tools: Read, Bash(git diff:*)\n---\nReview $0 with focus on $1 (all: $ARGUMENTS). Keep $5 as is. See @guide.md\n',
     );
-    write(join(dirs.workspace, 'guide.md'), 'Use small components.');
+    writeFileIn(join(dirs.workspace, 'guide.md'), 'Use small components.');
     mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Reviewed.') }] });
     const run = await kodo(['-p', '/frontend:review Button.tsx "accessibility and tests"']);
     expect(run.stderr).toBe('');
@@ -102,7 +92,7 @@ describe('custom commands, headless', () => {
   });
 
   it('stops on an unknown command with the list of known ones (exit 42)', async () => {
-    write(join(dirs.home, 'commands', 'hello.md'), '---\ndescription: Say hello\n---\nSay hello.\n');
+    writeFileIn(join(dirs.home, 'commands', 'hello.md'), '---\ndescription: Say hello\n---\nSay hello.\n');
     mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('never') }] });
     const run = await kodo(['-p', '/nope now']);
     expect(run.code).toBe(42);
@@ -125,12 +115,15 @@ describe('skills', () => {
   ];
   const writeSkills = () => {
     for (const [name, dir] of layouts) {
-      write(
+      writeFileIn(
         join(dirs.root, dir, name, 'SKILL.md'),
         `---\nname: ${name}\ndescription: Does the ${name} thing: carefully\n---\nInstructions for ${name}.\n`,
       );
     }
-    write(join(dirs.root, 'home', '.claude', 'skills', 'claude-user', 'reference.md'), 'the reference text');
+    writeFileIn(
+      join(dirs.root, 'home', '.claude', 'skills', 'claude-user', 'reference.md'),
+      'the reference text',
+    );
   };
 
   it('offers every layout by name and description only, and activates one (resources readable)', async () => {
@@ -199,7 +192,7 @@ describe('extensions and plugins', () => {
   const makeExtensionRepo = () => {
     const repo = join(dirs.root, 'ext-repo');
     const tiny = tinyServerEntry();
-    write(
+    writeFileIn(
       join(repo, 'gemini-extension.json'),
       JSON.stringify({
         name: 'demo-ext',
@@ -209,12 +202,12 @@ describe('extensions and plugins', () => {
         mcpServers: { tiny: { command: tiny.command, args: tiny.args, cwd: '${extensionPath}' } },
       }),
     );
-    write(join(repo, 'DEMO.md'), 'Demo extension context: always say banana.');
-    write(
+    writeFileIn(join(repo, 'DEMO.md'), 'Demo extension context: always say banana.');
+    writeFileIn(
       join(repo, 'commands', 'hello.toml'),
       'description = "Say hello"\nprompt = "Hello from the extension, {{args}}!"\n',
     );
-    write(
+    writeFileIn(
       join(repo, 'skills', 'ext-skill', 'SKILL.md'),
       '---\nname: ext-skill\ndescription: The extension skill\n---\nBody.\n',
     );
@@ -276,23 +269,26 @@ describe('extensions and plugins', () => {
 
   it('reads a Claude Code plugin installed under ~/.claude/plugins, and -e none turns it off', async () => {
     const plugin = join(dirs.home, '.claude', 'plugins', 'cache', 'mkt', 'myplug', '1.0.0');
-    write(
+    writeFileIn(
       join(plugin, '.claude-plugin', 'plugin.json'),
       JSON.stringify({ name: 'myplug', version: '1.0.0' }),
     );
-    write(
+    writeFileIn(
       join(plugin, 'commands', 'greet.md'),
       '---\ndescription: Greet\n---\nGreet $ARGUMENTS from ${CLAUDE_PLUGIN_ROOT}.\n',
     );
-    write(join(plugin, 'skills', 'plug-skill', 'SKILL.md'), '---\ndescription: Plugin skill\n---\nBody.\n');
-    write(
+    writeFileIn(
+      join(plugin, 'skills', 'plug-skill', 'SKILL.md'),
+      '---\ndescription: Plugin skill\n---\nBody.\n',
+    );
+    writeFileIn(
       join(dirs.home, '.claude', 'plugins', 'installed_plugins.json'),
       JSON.stringify({
         version: 2,
         plugins: { 'myplug@mkt': [{ scope: 'user', installPath: plugin, version: '1.0.0' }] },
       }),
     );
-    write(
+    writeFileIn(
       join(dirs.home, '.claude', 'settings.json'),
       JSON.stringify({ enabledPlugins: { 'myplug@mkt': true } }),
     );
@@ -313,12 +309,12 @@ describe('extensions and plugins', () => {
 
   it('installs a Claude Code plugin folder with kodo extensions install, then uninstalls it', async () => {
     const plugin = join(dirs.root, 'plugin-src');
-    write(
+    writeFileIn(
       join(plugin, '.claude-plugin', 'plugin.json'),
       JSON.stringify({ name: 'folder-plug', version: '2.0.0' }),
     );
-    write(join(plugin, 'commands', 'hi.md'), 'Say hi to $ARGUMENTS.\n');
-    write(
+    writeFileIn(join(plugin, 'commands', 'hi.md'), 'Say hi to $ARGUMENTS.\n');
+    writeFileIn(
       join(plugin, 'agents', 'helper.md'),
       '---\nname: helper\ndescription: Helps\ntools: Read\n---\nHelp.\n',
     );
@@ -338,11 +334,11 @@ describe('extensions and plugins', () => {
 
 describe('agent files', () => {
   it('offers a Claude Code agent file to invoke_agent; the folder’s own are left out when untrusted', async () => {
-    write(
+    writeFileIn(
       join(dirs.workspace, '.claude', 'agents', 'reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews diffs for bugs\ntools: Read, Grep\ncolor: blue\n---\nYou review.\n',
     );
-    write(
+    writeFileIn(
       join(dirs.home, '.gemini', 'agents', 'planner.md'),
       '---\nname: planner\ndescription: Plans work\n---\nPlan.\n',
     );
@@ -378,17 +374,17 @@ describe('agent files', () => {
 
 describe('an untrusted folder', () => {
   it('loads none of the project’s commands, skills or agents (user ones still load)', async () => {
-    write(join(dirs.workspace, '.gemini', 'commands', 'proj.toml'), 'prompt = "project command"\n');
-    write(join(dirs.workspace, '.claude', 'commands', 'proj2.md'), 'project command two\n');
-    write(
+    writeFileIn(join(dirs.workspace, '.gemini', 'commands', 'proj.toml'), 'prompt = "project command"\n');
+    writeFileIn(join(dirs.workspace, '.claude', 'commands', 'proj2.md'), 'project command two\n');
+    writeFileIn(
       join(dirs.workspace, '.kodo', 'skills', 'proj-skill', 'SKILL.md'),
       '---\nname: proj-skill\ndescription: project skill\n---\nx\n',
     );
-    write(
+    writeFileIn(
       join(dirs.workspace, '.agents', 'skills', 'proj-skill2', 'SKILL.md'),
       '---\nname: proj-skill2\ndescription: project skill\n---\nx\n',
     );
-    write(
+    writeFileIn(
       join(dirs.home, '.gemini', 'skills', 'user-skill', 'SKILL.md'),
       '---\nname: user-skill\ndescription: user skill\n---\nx\n',
     );

@@ -2,9 +2,9 @@
  * What the e2e tests share: fresh temp folders for each test (the workspace `kodo` runs in, the
  * home its state goes to), and the environment that points `kodo` at a mock Gemini server.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 
 export interface E2eDirs {
@@ -43,4 +43,17 @@ export function geminiMockEnv(home: string, url: string | undefined): Record<str
     GOOGLE_GEMINI_BASE_URL: url,
     KODO_RETRY_BASE_MS: '5',
   };
+}
+
+/** Writes a file, making its folders first. */
+export function writeFileIn(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** The parts of a Gemini request body the e2e tests read from the mock's log. */
+export interface GeminiRequestBody {
+  systemInstruction?: { parts: { text?: string }[] };
+  contents: { role: string; parts: Record<string, unknown>[] }[];
+  tools?: { functionDeclarations: { name: string }[] }[];
 }
