@@ -2,7 +2,7 @@
 // heavy parts load only when a run needs them) and the @kodo/core SDK bundle.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,23 @@ const common = {
 
 const { version } = JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8'));
 
+/**
+ * A hash of what the bundle is built from (the packages' sources and the locked dependencies).
+ * Caches of parsed files are keyed by it: another build may parse the same file differently.
+ */
+function sourceId() {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(root, 'package-lock.json')));
+  for (const dir of ['packages/core/src', 'packages/cli/src']) {
+    const files = readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+      .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
+      .sort();
+    for (const file of files) hash.update(`${file.slice(root.length)}\0`).update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 await generateToolSpecs();
 await generateSettingsShape();
 await rm(cliDist, { recursive: true, force: true });
@@ -71,7 +88,11 @@ const { metafile } = await build({
   // React and the reconciler pick their development builds at run time unless told otherwise:
   // those are slower and record a performance measure per component render that is never
   // cleared (thousands while one answer streams).
-  define: { __KODO_VERSION__: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
+  define: {
+    __KODO_VERSION__: JSON.stringify(version),
+    __KODO_SOURCE_ID__: JSON.stringify(sourceId()),
+    'process.env.NODE_ENV': '"production"',
+  },
   chunkNames: 'chunks/[name]-[hash]',
   // Ink imports React DevTools only when DEV=true; kodo does not ship it. node-pty loads its
   // native binary (a per-platform package) relative to itself, so it stays in node_modules.

@@ -10,6 +10,7 @@ import {
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
 import { ExitCode, FatalError } from './exit-codes';
+import { KODO_BUILD_KEY } from './version';
 
 /** What extensions, plugins, commands, skills and agents add to a session. */
 export interface CliExtensibility {
@@ -59,6 +60,7 @@ export async function loadCliExtensibility(options: {
       skillsEnabled: skills.enabled,
       disabledSkills: skills.disabled,
       ...(options.commands === false ? { commands: false } : {}),
+      ...(KODO_BUILD_KEY ? { parseCacheKey: KODO_BUILD_KEY } : {}),
     });
   } catch (error) {
     if (error instanceof module.ExtensionSelectionError) throw new FatalError(error.message, ExitCode.input);

@@ -1,6 +1,7 @@
 import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
 import { skillSettings } from '../extensibility-setup';
 import { settingsForFolder } from '../trust-gate';
+import { KODO_BUILD_KEY } from '../version';
 import { type EditScope, setSkillDisabled } from './settings-edit';
 
 export interface SkillsCommandContext {
@@ -92,7 +93,12 @@ export async function runSkillsCommand(context: SkillsCommandContext): Promise<n
 
 async function allSkills(context: SkillsCommandContext, trusted: boolean): Promise<SkillDefinition[]> {
   const module = await loadExtensionsModule();
-  const loaded = await module.loadExtensibility({ cwd: context.cwd, env: context.env, trusted });
+  const loaded = await module.loadExtensibility({
+    cwd: context.cwd,
+    env: context.env,
+    trusted,
+    ...(KODO_BUILD_KEY ? { parseCacheKey: KODO_BUILD_KEY } : {}),
+  });
   for (const warning of loaded.warnings) context.stderr.write(`[WARNING] ${warning}\n`);
   return loaded.allSkills;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -173,6 +173,29 @@ describe('skills', () => {
     expect(systemText()).toContain('<name>agents-user</name>');
     expect(lastResponse(2).error).toMatch(/Path not in workspace/);
     expect(existsSync(target)).toBe(false);
+  });
+
+  it('offers a skill as it is now after an edit between runs (parse cache), and runs past a damaged cache', async () => {
+    writeSkills();
+    const cacheFile = join(dirs.home, 'cache', 'parsed-files.json');
+    mock = await startGeminiMock({
+      script: [1, 2, 3].map(() => ({ chunks: geminiTextReply('ok') })),
+    });
+    expect((await kodo(['-p', 'one'])).code).toBe(0);
+    expect(readFileSync(cacheFile, 'utf8')).toContain('Does the gem-proj thing');
+    writeFileIn(
+      join(dirs.workspace, '.gemini', 'skills', 'gem-proj', 'SKILL.md'),
+      '---\nname: gem-proj\ndescription: Now does another thing\n---\nNew instructions.\n',
+    );
+    expect((await kodo(['-p', 'two'])).code).toBe(0);
+    expect(systemText(1)).toContain('<description>Now does another thing</description>');
+    expect(systemText(1)).not.toContain('Does the gem-proj thing');
+    expect(systemText(1)).toContain('<description>Does the kodo-user thing: carefully</description>');
+    writeFileSync(cacheFile, '{"key": "damaged');
+    const third = await kodo(['-p', 'three']);
+    expect(third.stderr).toBe('');
+    expect(third.code).toBe(0);
+    expect(systemText(2)).toBe(systemText(1));
   });
 
   it('kodo skills disable writes skills.disabled in the chosen scope, enable removes it', async () => {

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathIdentity } from '../utils/fs-read';
+import { isRecord } from '../utils/is-record';
+import { fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
 import { type AgentAcknowledgements, agentFileHash, type PendingAgent } from './acknowledgements';
-import { parseAgentFile } from './agent-file';
+import { type AgentFileResult, parseAgentFile } from './agent-file';
 import { BUILTIN_AGENTS } from './builtin';
 import type { AgentDefinition } from './definition';
 import type { AgentDir } from './locations';
@@ -22,6 +24,8 @@ export interface AgentDiscoveryOptions {
    * `projectRoot`; the others are returned as `unacknowledged`.
    */
   acknowledgements?: { store: Pick<AgentAcknowledgements, 'isAcknowledged'>; projectRoot: string };
+  /** Parses of earlier runs: a file it knows in its current version is not read. */
+  cache?: ParsedFileCache;
 }
 
 /**
@@ -37,26 +41,19 @@ export async function discoverAgents(
   const warnings: string[] = [];
   const unacknowledged: PendingAgent[] = [];
   const seen = new Set<string>();
+  const cache = options.cache ?? ParsedFileCache.disabled();
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
     const real = pathIdentity(dir.dir);
     if (seen.has(real)) continue;
     seen.add(real);
     for (const path of agentFiles(dir.dir)) {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (error) {
-        warnings.push(`Agent loading error: Failed to load agent from ${path}: ${(error as Error).message}`);
+      const read = await readAgent(path, dir, cache);
+      if ('failure' in read) {
+        warnings.push(`Agent loading error: Failed to load agent from ${path}: ${read.failure}`);
         continue;
       }
-      const result = await parseAgentFile(text, {
-        scope: dir.scope,
-        path,
-        format: dir.format,
-        ...(dir.namePrefix ? { namePrefix: dir.namePrefix } : {}),
-        ...(dir.extensionName ? { extensionName: dir.extensionName } : {}),
-      });
+      const { result, hash } = read;
       warnings.push(...result.warnings);
       if (!result.definition) {
         warnings.push(`Agent loading error: Failed to load agent from ${path}: ${result.error}`);
@@ -65,9 +62,9 @@ export async function discoverAgents(
       const name = result.definition.name;
       const ack = options.acknowledgements;
       if (ack && dir.scope === 'project') {
-        const hash = agentFileHash(text);
-        if (!ack.store.isAcknowledged(ack.projectRoot, name, hash)) {
-          unacknowledged.push({ name, path, hash });
+        // readAgent always hashes project files; a missing hash fails closed.
+        if (hash === null || !ack.store.isAcknowledged(ack.projectRoot, name, hash)) {
+          unacknowledged.push({ name, path, hash: hash ?? '' });
           continue;
         }
       }
@@ -81,6 +78,66 @@ export async function discoverAgents(
     }
   }
   return { agents, warnings, unacknowledged };
+}
+
+interface AgentRead {
+  result: AgentFileResult;
+  /** The content hash project agents are acknowledged by; null for other scopes. */
+  hash: string | null;
+}
+
+/** One agent file parsed, from the cache when it is current; `failure` when it cannot be read. */
+async function readAgent(
+  path: string,
+  dir: AgentDir,
+  cache: ParsedFileCache,
+): Promise<AgentRead | { failure: string }> {
+  const source = {
+    scope: dir.scope,
+    path,
+    format: dir.format,
+    ...(dir.namePrefix ? { namePrefix: dir.namePrefix } : {}),
+    ...(dir.extensionName ? { extensionName: dir.extensionName } : {}),
+  };
+  // The parse depends on the text and on the folder's tier, format and naming.
+  const name = `agent\0${dir.scope}\0${dir.format}\0${dir.namePrefix ?? ''}\0${dir.extensionName ?? ''}\0${path}`;
+  const stamp = fileStamp(path);
+  const cached = stamp ? cache.get(name, stamp) : undefined;
+  if (isAgentRead(cached) && (cached.hash !== null) === (dir.scope === 'project')) return cached;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { failure: (error as Error).message };
+  }
+  const read: AgentRead = {
+    result: await parseAgentFile(text, source),
+    hash: dir.scope === 'project' ? agentFileHash(text) : null,
+  };
+  if (stamp && text.length <= MAX_CACHED_TEXT) cache.set(name, stamp, read);
+  return read;
+}
+
+/** What readAgent stores; anything else (a hand-edited cache) is parsed again. */
+function isAgentRead(value: unknown): value is AgentRead {
+  if (!isRecord(value) || !isRecord(value.result)) return false;
+  const { result, hash } = value;
+  if (hash !== null && typeof hash !== 'string') return false;
+  if (!Array.isArray(result.warnings) || !result.warnings.every((line) => typeof line === 'string'))
+    return false;
+  const definition = result.definition;
+  if (definition === undefined) return typeof result.error === 'string';
+  return (
+    isRecord(definition) &&
+    typeof definition.name === 'string' &&
+    typeof definition.description === 'string' &&
+    typeof definition.systemPrompt === 'string' &&
+    typeof definition.inputName === 'string' &&
+    isRecord(definition.limits) &&
+    typeof definition.limits.maxTurns === 'number' &&
+    typeof definition.limits.timeoutMinutes === 'number' &&
+    isRecord(definition.source)
+  );
 }
 
 function agentFiles(dir: string): string[] {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { AgentAcknowledgements, type PendingAgent } from '../agents/acknowledgements';
 import type { AgentDefinition } from '../agents/definition';
 import { discoverAgents } from '../agents/discover';
@@ -5,9 +6,11 @@ import { agentDirs } from '../agents/locations';
 import type { CustomCommand } from '../commands/command-file';
 import { discoverCommands } from '../commands/discover';
 import { commandDirs } from '../commands/locations';
+import { kodoHome } from '../config/paths';
 import { discoverSkills, enabledSkills } from '../skills/discover';
 import { skillDirs } from '../skills/locations';
 import type { SkillDefinition } from '../skills/skill-file';
+import { ParsedFileCache } from '../utils/parsed-file-cache';
 import { discoverExtensions } from './discover';
 import type { Extension } from './extension';
 import { extensionLocations } from './locations';
@@ -30,6 +33,12 @@ export interface ExtensibilityOptions {
    * start with `/` never runs one. Default true.
    */
   commands?: boolean;
+  /**
+   * Names the build that parses: skill and agent files it parsed in earlier runs, unchanged
+   * since, are taken from `<kodo home>/cache/parsed-files.json` instead of being read again.
+   * Absent (runs from source): no cache.
+   */
+  parseCacheKey?: string;
 }
 
 export interface Extensibility {
@@ -78,6 +87,9 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
       })),
     );
   const place = { cwd: options.cwd, env: options.env, trusted: options.trusted };
+  const cache = options.parseCacheKey
+    ? ParsedFileCache.open(parsedFilesCache(options.env), options.parseCacheKey)
+    : ParsedFileCache.disabled();
   const [commands, skills, agents] = await Promise.all([
     options.commands === false
       ? Promise.resolve({ commands: [], warnings: [] })
@@ -91,11 +103,14 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
       ? Promise.resolve({ skills: [], warnings: [] })
       : discoverSkills(
           skillDirs({ ...place, extensions: componentDirs((extension) => extension.skillDirs) }),
+          { cache },
         ),
     discoverAgents(agentDirs({ ...place, extensions: componentDirs((extension) => extension.agentDirs) }), {
       acknowledgements: { store: new AgentAcknowledgements(options.env), projectRoot: options.cwd },
+      cache,
     }),
   ]);
+  cache.save();
   warnings.push(...commands.warnings, ...skills.warnings, ...agents.warnings);
   for (const agent of agents.unacknowledged) {
     warnings.push(
@@ -112,6 +127,11 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
     unacknowledgedAgents: agents.unacknowledged,
     warnings,
   };
+}
+
+/** Where loadExtensibility keeps its parses of skill and agent files. */
+export function parsedFilesCache(env: NodeJS.ProcessEnv): string {
+  return join(kodoHome(env), 'cache', 'parsed-files.json');
 }
 
 function applySelection(extensions: Extension[], only: readonly string[] | undefined): Extension[] {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareCodeUnits } from '../utils/compare';
-import { pathIdentity } from '../utils/fs-read';
+import { isRecord } from '../utils/is-record';
+import { type FileStamp, fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
 import { parseSkillFile, type SkillDefinition, type SkillScope } from './skill-file';
 
 /** One folder of skills and the tier it belongs to. */
@@ -22,24 +23,23 @@ export interface SkillDiscovery {
  * Every skill in `dirs`, which come lowest precedence first: a later folder's skill replaces an
  * earlier one of the same name (ignoring case), with a warning unless it replaces a built-in.
  * In each folder, `SKILL.md` itself and `<sub>/SKILL.md` one level down are skills; nothing
- * deeper is searched. Folders that do not exist cost one `existsSync`.
+ * deeper is searched. Folders that do not exist cost one `existsSync`, candidates one `stat`;
+ * a file `cache` knows in its current version is not read.
  */
-export async function discoverSkills(dirs: readonly SkillDir[]): Promise<SkillDiscovery> {
+export async function discoverSkills(
+  dirs: readonly SkillDir[],
+  options: { cache?: ParsedFileCache } = {},
+): Promise<SkillDiscovery> {
+  const cache = options.cache ?? ParsedFileCache.disabled();
   const byName = new Map<string, SkillDefinition>();
   const seen = new Set<string>();
   const warnings: string[] = [];
   for (const source of dirs) {
     for (const file of skillFiles(source.dir)) {
-      const real = pathIdentity(file);
-      if (seen.has(real)) continue;
-      seen.add(real);
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        continue;
-      }
-      const skill = await parseSkillFile(file, text, source);
+      const stamp = fileStamp(file);
+      if (!stamp || seen.has(stamp.identity)) continue;
+      seen.add(stamp.identity);
+      const skill = await readSkill(file, stamp, source, cache);
       if (!skill) continue;
       const key = skill.name.toLowerCase();
       const previous = byName.get(key);
@@ -71,13 +71,50 @@ export function findSkill(skills: readonly SkillDefinition[], name: string): Ski
   return skills.find((skill) => skill.name.toLowerCase() === key);
 }
 
+/** The skill in `file` (undefined: not a skill, or unreadable), from the cache when it is current. */
+async function readSkill(
+  file: string,
+  stamp: FileStamp,
+  source: SkillDir,
+  cache: ParsedFileCache,
+): Promise<SkillDefinition | undefined> {
+  // The parse depends on the text and on the tier it was found in.
+  const name = `skill\0${source.scope}\0${source.extensionName ?? ''}\0${file}`;
+  const cached = cache.get(name, stamp);
+  if (isCachedSkill(cached)) return cached.skill ?? undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const skill = await parseSkillFile(file, text, source);
+  if (text.length <= MAX_CACHED_TEXT) cache.set(name, stamp, { skill: skill ?? null });
+  return skill;
+}
+
+/** What readSkill stores; anything else (a hand-edited cache) is parsed again. */
+function isCachedSkill(value: unknown): value is { skill: SkillDefinition | null } {
+  if (!isRecord(value)) return false;
+  const skill = value.skill;
+  if (skill === null) return true;
+  return (
+    isRecord(skill) &&
+    typeof skill.name === 'string' &&
+    typeof skill.description === 'string' &&
+    typeof skill.body === 'string' &&
+    typeof skill.location === 'string' &&
+    typeof skill.dir === 'string' &&
+    typeof skill.scope === 'string'
+  );
+}
+
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
+/** `SKILL.md` in `dir` and in each of its folders: candidates, which may not exist. */
 function skillFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const files: string[] = [];
-  const own = join(dir, 'SKILL.md');
-  if (existsSync(own)) files.push(own);
+  const files = [join(dir, 'SKILL.md')];
   let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -87,8 +124,7 @@ function skillFiles(dir: string): string[] {
   for (const entry of entries.sort((a, b) => compareCodeUnits(a.name, b.name))) {
     if (SKIPPED_DIRS.has(entry.name)) continue;
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
-    const candidate = join(dir, entry.name, 'SKILL.md');
-    if (existsSync(candidate)) files.push(candidate);
+    files.push(join(dir, entry.name, 'SKILL.md'));
   }
   return files;
 }

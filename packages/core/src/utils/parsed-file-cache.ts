@@ -1,0 +1,149 @@
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { readTextIfExists } from './fs-read';
+import { isRecord } from './is-record';
+
+// Skill and agent files are read and parsed on every run before the first model request, though
+// they rarely change. This keeps what parsing them gave, per file, beside a stamp of the file's
+// identity and version; a run whose files all match reads one JSON file instead of each file.
+// It holds only what the files say (no environment values: extension manifests, which substitute
+// them, are never cached), and lives in the user's kodo home, which only the user writes.
+
+/** Which file a path names now (device, inode) and which version of it (size, mtime, ctime, in ns). */
+export interface FileStamp {
+  /** Equal for two paths that reach the same file (symlinks, `..`). */
+  identity: string;
+  version: string;
+}
+
+/**
+ * The stamp of the regular file at `path` (symlinks followed), from one `stat`; undefined when
+ * nothing readable is there or it is not a file. ctime moves on every write and on `utimes`, so
+ * a rewrite that keeps the size and mtime still changes the version.
+ */
+export function fileStamp(path: string): FileStamp | undefined {
+  let stats: import('node:fs').BigIntStats | undefined;
+  try {
+    stats = statSync(path, { throwIfNoEntry: false, bigint: true });
+  } catch {
+    // ENOTDIR, EACCES…: not a file kodo can read either.
+    return undefined;
+  }
+  if (!stats?.isFile()) return undefined;
+  return {
+    identity: `${stats.dev}:${stats.ino}`,
+    version: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`,
+  };
+}
+
+/** How many files the cache remembers; the least recently parsed go first. */
+const MAX_ENTRIES = 1000;
+/** Files longer than this are parsed every run: their copy would make the cache slow to read. */
+export const MAX_CACHED_TEXT = 64 * 1024;
+
+interface Entry {
+  stamp: string;
+  value: unknown;
+}
+
+export interface ParsedFileCacheStats {
+  hits: number;
+  misses: number;
+}
+
+export class ParsedFileCache {
+  private dirty = false;
+  private readonly counts: ParsedFileCacheStats = { hits: 0, misses: 0 };
+
+  private constructor(
+    private readonly where: { file: string; key: string } | undefined,
+    private readonly entries: Map<string, Entry>,
+  ) {}
+
+  /** A cache that remembers nothing (runs from source, tests). */
+  static disabled(): ParsedFileCache {
+    return new ParsedFileCache(undefined, new Map());
+  }
+
+  /**
+   * The cache stored in `file`, or an empty one when the file is missing, unreadable, damaged
+   * or written by another build (`key`: parsing may differ between builds).
+   */
+  static open(file: string, key: string): ParsedFileCache {
+    const entries = new Map<string, Entry>();
+    const text = readTextIfExists(file);
+    if (text !== undefined) {
+      try {
+        const data: unknown = JSON.parse(text);
+        if (isRecord(data) && data.key === key && isRecord(data.entries)) {
+          for (const [name, entry] of Object.entries(data.entries)) {
+            if (isRecord(entry) && typeof entry.stamp === 'string' && 'value' in entry)
+              entries.set(name, { stamp: entry.stamp, value: entry.value });
+          }
+        }
+      } catch {
+        // A damaged cache is an empty one; the next save replaces it.
+      }
+    }
+    return new ParsedFileCache({ file, key }, entries);
+  }
+
+  /**
+   * What was stored for this file under `name` (which must name everything besides the file's
+   * text that the parse depended on), if the file is still the one it was parsed from.
+   */
+  get(name: string, stamp: FileStamp): unknown {
+    const entry = this.entries.get(name);
+    if (entry && entry.stamp === stampText(stamp)) {
+      this.counts.hits += 1;
+      return entry.value;
+    }
+    this.counts.misses += 1;
+    return undefined;
+  }
+
+  /** Remembers a parse (a JSON value) of the file as `stamp` describes it. */
+  set(name: string, stamp: FileStamp, value: unknown): void {
+    if (!this.where) return;
+    this.entries.delete(name);
+    this.entries.set(name, { stamp: stampText(stamp), value });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= MAX_ENTRIES) break;
+      this.entries.delete(oldest);
+    }
+    this.dirty = true;
+  }
+
+  stats(): ParsedFileCacheStats {
+    return { ...this.counts };
+  }
+
+  /**
+   * Writes the cache if anything was parsed anew: to a file beside it, renamed into place, so a
+   * concurrent run reads the old or the new one, never half. Best effort: a read-only home runs
+   * without a cache.
+   */
+  save(): void {
+    if (!this.dirty || !this.where) return;
+    const { file, key } = this.where;
+    const temp = `${file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      writeFileSync(temp, JSON.stringify({ key, entries: Object.fromEntries(this.entries) }), {
+        mode: 0o600,
+      });
+      renameSync(temp, file);
+      this.dirty = false;
+    } catch {
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // Left for the next save, which writes the same name only from the same pid.
+      }
+    }
+  }
+}
+
+function stampText(stamp: FileStamp): string {
+  return `${stamp.identity}:${stamp.version}`;
+}

@@ -1,0 +1,112 @@
+import { linkSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileStamp, ParsedFileCache } from '../../src/utils/parsed-file-cache';
+
+let ws: TempWorkspace | undefined;
+afterEach(() => ws?.cleanup());
+
+describe('fileStamp', () => {
+  it('names a file the same through a symlink or a hard link, and nothing for folders and missing paths', () => {
+    ws = createTempWorkspace({ 'a.md': 'text', 'dir/x': '' });
+    symlinkSync(join(ws.root, 'a.md'), join(ws.root, 'link.md'));
+    linkSync(join(ws.root, 'a.md'), join(ws.root, 'hard.md'));
+    const stamp = fileStamp(join(ws.root, 'a.md'));
+    expect(stamp).toBeDefined();
+    expect(fileStamp(join(ws.root, 'link.md'))).toEqual(stamp);
+    expect(fileStamp(join(ws.root, 'hard.md'))?.identity).toBe(stamp?.identity);
+    expect(fileStamp(join(ws.root, 'dir'))).toBeUndefined();
+    expect(fileStamp(join(ws.root, 'missing.md'))).toBeUndefined();
+    expect(fileStamp(join(ws.root, 'a.md', 'below'))).toBeUndefined();
+  });
+
+  it('changes with a rewrite that keeps the size and puts the mtime back', () => {
+    ws = createTempWorkspace({ 'a.md': 'one' });
+    const file = join(ws.root, 'a.md');
+    utimesSync(file, 1_000_000, 1_000_000);
+    const before = fileStamp(file)!;
+    writeFileSync(file, 'two');
+    utimesSync(file, 1_000_000, 1_000_000);
+    const after = fileStamp(file)!;
+    expect(after.identity).toBe(before.identity);
+    // ctime cannot be set back: it records the write.
+    expect(after.version).not.toBe(before.version);
+  });
+});
+
+describe('ParsedFileCache', () => {
+  const setup = () => {
+    ws = createTempWorkspace({ 'skill.md': 'v1', 'home/.keep': '' });
+    return { file: join(ws.root, 'skill.md'), store: join(ws.root, 'home', 'cache', 'parsed.json') };
+  };
+
+  it('returns what was stored, across runs, while the file is unchanged', () => {
+    const { file, store } = setup();
+    const first = ParsedFileCache.open(store, 'build-1');
+    expect(first.get('skill\0user\0a', fileStamp(file)!)).toBeUndefined();
+    first.set('skill\0user\0a', fileStamp(file)!, { name: 'a', count: 2 });
+    first.save();
+    const second = ParsedFileCache.open(store, 'build-1');
+    expect(second.get('skill\0user\0a', fileStamp(file)!)).toEqual({ name: 'a', count: 2 });
+    // The same file under another name (another tier) is another parse.
+    expect(second.get('skill\0workspace\0a', fileStamp(file)!)).toBeUndefined();
+    expect(second.stats()).toEqual({ hits: 1, misses: 1 });
+  });
+
+  it('misses once the file changes, and for a cache written by another build', () => {
+    const { file, store } = setup();
+    const cache = ParsedFileCache.open(store, 'build-1');
+    cache.set('k', fileStamp(file)!, 'parsed v1');
+    cache.save();
+    expect(ParsedFileCache.open(store, 'build-2').get('k', fileStamp(file)!)).toBeUndefined();
+    writeFileSync(file, 'v2');
+    expect(ParsedFileCache.open(store, 'build-1').get('k', fileStamp(file)!)).toBeUndefined();
+  });
+
+  it('treats a damaged or foreign file as empty and replaces it on save', () => {
+    const { file, store } = setup();
+    for (const damaged of [
+      '{"key":"build-1","entries":',
+      'null',
+      '[1,2]',
+      '{"key":"build-1","entries":[]}',
+    ]) {
+      const writer = ParsedFileCache.open(store, 'build-1');
+      writer.set('k', fileStamp(file)!, 1);
+      writer.save();
+      writeFileSync(store, damaged);
+      const cache = ParsedFileCache.open(store, 'build-1');
+      expect(cache.get('k', fileStamp(file)!)).toBeUndefined();
+      cache.set('k', fileStamp(file)!, 2);
+      cache.save();
+      expect(ParsedFileCache.open(store, 'build-1').get('k', fileStamp(file)!)).toBe(2);
+    }
+    // Entries of the wrong shape are dropped one by one.
+    writeFileSync(store, JSON.stringify({ key: 'build-1', entries: { k: { value: 3 }, j: 'x' } }));
+    expect(ParsedFileCache.open(store, 'build-1').get('k', fileStamp(file)!)).toBeUndefined();
+  });
+
+  it('writes nothing when nothing was parsed anew, and never throws when it cannot write', () => {
+    const { file, store } = setup();
+    const idle = ParsedFileCache.open(store, 'build-1');
+    idle.save();
+    expect(() => readFileSync(store)).toThrow(/ENOENT/);
+    // A cache path below a file cannot be created.
+    const blocked = ParsedFileCache.open(join(file, 'cache.json'), 'build-1');
+    blocked.set('k', fileStamp(file)!, 1);
+    expect(() => blocked.save()).not.toThrow();
+    const disabled = ParsedFileCache.disabled();
+    disabled.set('k', fileStamp(file)!, 1);
+    expect(disabled.get('k', fileStamp(file)!)).toBeUndefined();
+  });
+
+  it('is private to the user', () => {
+    const { file, store } = setup();
+    const cache = ParsedFileCache.open(store, 'build-1');
+    cache.set('k', fileStamp(file)!, 1);
+    cache.save();
+    expect(statSync(store).mode & 0o077).toBe(0);
+    expect(statSync(join(store, '..')).mode & 0o077).toBe(0);
+  });
+});
