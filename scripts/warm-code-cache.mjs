@@ -71,9 +71,17 @@ export async function warmCodeCache({ kodoEntry }) {
   write(join(kodoHome, 'commands', 'warm.toml'), 'description = "Warm"\nprompt = "Warm {{args}}"\n');
   write(join(scratch, '.claude', 'commands', 'warm-md.md'), '---\ndescription: Warm\n---\nWarm $ARGUMENTS\n');
   try {
-    // A prompt, then a custom command (its files are read only for a `/` prompt). Each run
-    // rewrites every cache (KODO_CODE_CACHE=warm-up) with what it and the runs before compiled.
-    for (const prompt of ['warm up', '/warm now']) {
+    // A prompt, then a custom command (its files are read only for a `/` prompt). Each warm-up
+    // run rewrites every cache (KODO_CODE_CACHE=warm-up) with what it and the runs before
+    // compiled. A first run without code caching fills kodo's cache of parsed skill and agent
+    // files, so the warm-up runs take them from it as users' runs do: the code that parses
+    // them (needed only after an edit) is not deserialised on every start.
+    const runs = [
+      { prompt: 'warm up', codeCache: 'off' },
+      { prompt: 'warm up', codeCache: 'warm-up' },
+      { prompt: '/warm now', codeCache: 'warm-up' },
+    ];
+    for (const { prompt, codeCache } of runs) {
       served = 0;
       // Asynchronous, so this process's event loop serves the requests while kodo runs.
       const child = spawn(process.execPath, [kodoEntry, '-p', prompt], {
@@ -85,7 +93,7 @@ export async function warmCodeCache({ kodoEntry }) {
           KODO_TRUST_WORKSPACE: 'true',
           GEMINI_API_KEY: 'warm-up',
           GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
-          KODO_CODE_CACHE: 'warm-up',
+          KODO_CODE_CACHE: codeCache,
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
