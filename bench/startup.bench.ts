@@ -64,13 +64,16 @@ interface Case {
 
 /**
  * Runs the cases round-robin (a few warm-up rounds first), so the floor and kodo meet the same
- * machine state and the same warmed-up mock server.
+ * machine state and the same warmed-up mock server. Each round starts one case later: a run
+ * is slower after a heavy one (the code-cache-off run leaves the CPU's caches cold), and in a
+ * fixed order the same case would always pay for it.
  */
 async function measureAll(cases: Case[], mock: Awaited<ReturnType<typeof startGeminiMock>>) {
   const samples = new Map<Case, Sample[]>(cases.map((c) => [c, []]));
   const received = () => mock.requests.map((r) => r.receivedAt);
   for (let round = 0; round < RUNS + 3; round += 1) {
-    for (const c of cases) {
+    for (let index = 0; index < cases.length; index += 1) {
+      const c = cases[(round + index) % cases.length]!;
       const sample = await runOnce(c.command, c.env, c.requests ? received : undefined);
       if (round >= 3) samples.get(c)!.push(sample);
     }
