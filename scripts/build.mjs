@@ -122,8 +122,9 @@ await writeHotPack({
 await build({
   ...common,
   format: 'cjs',
-  banner: { js: '#!/usr/bin/env node' },
-  entryPoints: { kodo: join(root, 'packages/cli/src/main.ts') },
+  // Not the bundle's banner: a CommonJS file has Node's own `require`.
+  banner: {},
+  entryPoints: { main: join(root, 'packages/cli/src/main.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.cjs' },
   define: { __KODO_VERSION__: JSON.stringify(version), __KODO_BUILD_ID__: JSON.stringify(buildId) },
@@ -135,6 +136,20 @@ await build({
       },
     },
   ],
+});
+// …compiled with its code cache by dist/kodo.cjs (entry.ts), whose caches it names by its hash.
+const entryId = createHash('sha256')
+  .update(readFileSync(join(cliDist, 'main.cjs')))
+  .digest('hex')
+  .slice(0, 16);
+await build({
+  ...common,
+  format: 'cjs',
+  banner: { js: '#!/usr/bin/env node' },
+  entryPoints: { kodo: join(root, 'packages/cli/src/entry.ts') },
+  outdir: cliDist,
+  outExtension: { '.js': '.cjs' },
+  define: { __KODO_ENTRY_ID__: JSON.stringify(entryId) },
 });
 await chmod(join(cliDist, 'kodo.cjs'), 0o755);
 // The demo's sample project and scripted session ship beside the bundle.

@@ -12,19 +12,20 @@
 // (the build id, or the file's mtime when running without one), so a rebuilt chunk never meets a
 // stale cache, and a checksum (V8 does not check one, and damaged bytecode crashes Node). Not the
 // mtime when there is a build id: npm resets every installed file's mtime to one fixed date.
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
+import {
+  codeCacheDir,
+  fnv1a,
+  readCache,
+  type SourceStamp,
+  WRAPPER_END,
+  WRAPPER_START,
+  writeCache,
+} from './code-cache-file';
+
+export { codeCacheDir };
 
 /** The few parts of Node's CommonJS `Module` this loader uses. */
 interface NodeModule {
@@ -41,12 +42,6 @@ interface ModuleClass {
   _resolveFilename(request: string, parent: NodeModule): string;
   _cache: Record<string, unknown>;
 }
-
-const MAGIC = 0x6b6f6463; // "kodc"
-/** Magic, checksum, source size, build (see SourceStamp). */
-const HEADER_BYTES = 4 + 4 + 8 + 8;
-const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { ';
-const WRAPPER_END = '\n})';
 
 export interface CodeCacheOptions {
   /** Chunks under this directory are compiled with the cache; anything else loads as usual. */
@@ -69,6 +64,22 @@ export interface CodeCacheOptions {
    * it carries `buildId`, so never without one.
    */
   packFile?: string;
+  /** The entry's own script, compiled by entry.ts before this loader was installed. */
+  entry?: EntryScript;
+}
+
+/**
+ * dist/main.cjs as entry.ts compiled it: its cache is written with the chunks' caches, under the
+ * same rules (when it was missing or refused, every one in the warm-up, none after a flag change).
+ */
+export interface EntryScript {
+  script: Script;
+  cacheFile: string;
+  stamp: SourceStamp;
+  /** Whether a cache was given to V8 and accepted. */
+  fromCache: boolean;
+  /** Whether a cache was given to V8 and refused. */
+  rejected: boolean;
 }
 
 /** What the loader did so far (tests and `KODO_CODE_CACHE=report`). */
@@ -121,6 +132,13 @@ export function installCodeCache(options: CodeCacheOptions): CodeCacheHandle | u
   let flagsChanged = false;
   const relativeName = (filename: string) => filename.slice(prefix.length).split(sep).join('/');
   const buildStamp = options.buildId === undefined ? undefined : fnv1a(options.buildId);
+  if (options.entry) {
+    const { script, cacheFile, stamp, fromCache, rejected } = options.entry;
+    stats.compiled += 1;
+    if (fromCache) stats.fromCache += 1;
+    if (rejected) stats.rejected += 1;
+    if (options.rewriteAll || !fromCache) stale.push({ script, cacheFile, stamp });
+  }
 
   /** The module function of a file under distDir, compiled with its cache when one fits. */
   const compile = (filename: string): ModuleFunction | undefined => {
@@ -250,92 +268,11 @@ function loadPack(
   return new Map(Object.entries(pack.chunks).filter(([, chunk]) => typeof chunk?.load === 'function'));
 }
 
-/**
- * The cache directory for this Node and these V8 flags under `base`. V8 refuses a cache made
- * under other flags (`--max-old-space-size`, `--stack-size`…, from the command line or
- * NODE_OPTIONS), so each combination keeps its own instead of overwriting the others' every run.
- */
-export function codeCacheDir(base: string): string {
-  const flags = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`;
-  return join(base, `${process.version}-${fnv1a(flags).toString(16)}`);
-}
-
-interface SourceStamp {
-  size: number;
-  /** The build id's hash, or the file's mtime without a build id. */
-  build: number;
-}
-
 function sourceStamp(filename: string, buildStamp: number | undefined): SourceStamp | undefined {
   try {
     const stats = statSync(filename);
     return { size: stats.size, build: buildStamp ?? stats.mtimeMs };
   } catch {
     return undefined;
-  }
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let index = 0; index < text.length; index += 1)
-    hash = Math.imul(hash ^ text.charCodeAt(index), 16777619);
-  return hash >>> 0;
-}
-
-function readCache(cacheFile: string, stamp: SourceStamp): Buffer | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(cacheFile);
-  } catch {
-    return undefined;
-  }
-  if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return undefined;
-  if (bytes.readDoubleLE(8) !== stamp.size || bytes.readDoubleLE(16) !== stamp.build) return undefined;
-  const data = bytes.subarray(HEADER_BYTES);
-  return bytes.readInt32LE(4) === sampledChecksum(data) ? data : undefined;
-}
-
-/**
- * Release builds of V8 do not checksum a code cache, and damaged bytecode crashes the process, so
- * kodo checks one 32-bit word in every 64 (one per 256 bytes, ~10 µs for the start-up path). That
- * catches what storage actually does to a file (zeroed or garbage blocks); the write below makes
- * a torn file impossible in the first place.
- */
-function sampledChecksum(data: Buffer): number {
-  // Through a DataView: Buffer#readInt32LE validates its offset through a wrapper that allocates
-  // on every call, ~130 KB of garbage for the start-up path's caches before the first request.
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  let hash = 0x811c9dc5 | 0;
-  const lastWord = data.length - 4;
-  for (let offset = 0; offset <= lastWord; offset += 256)
-    hash = Math.imul(hash ^ view.getInt32(offset, true), 16777619);
-  if (lastWord >= 0) hash = Math.imul(hash ^ view.getInt32(lastWord, true), 16777619);
-  return Math.imul(hash ^ data.length, 16777619);
-}
-
-/**
- * Written beside, flushed to disk and renamed into place: concurrent runs and a power cut never
- * leave half a file under the real name. Best effort: a read-only install runs without a cache.
- */
-function writeCache(cacheFile: string, stamp: SourceStamp, data: Buffer): void {
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.writeUInt32LE(MAGIC, 0);
-  header.writeInt32LE(sampledChecksum(data), 4);
-  header.writeDoubleLE(stamp.size, 8);
-  header.writeDoubleLE(stamp.build, 16);
-  const temp = join(dirname(cacheFile), `.${basename(cacheFile)}.${process.pid}`);
-  try {
-    mkdirSync(dirname(cacheFile), { recursive: true });
-    const fd = openSync(temp, 'w');
-    try {
-      writeSync(fd, header);
-      writeSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, cacheFile);
-  } catch {
-    rmSync(temp, { force: true });
   }
 }

@@ -1,10 +1,10 @@
-// Entry point of `kodo`. Built as a small CommonJS file (dist/kodo.cjs): Node starts a CommonJS
-// entry ~8 ms faster than an ES module one, so `--version` and `--help` answer at the speed of a
-// bare `node`. Every other path requires the bundle (dist/cli.cjs, code-split so each mode loads
+// Entry point of `kodo`. Built as a small CommonJS file (dist/main.cjs, which dist/kodo.cjs
+// compiles with its code cache: see entry.ts): Node starts a CommonJS entry ~8 ms faster than an
+// ES module one, so `--version` and `--help` answer at the speed of a bare `node`. Every other path requires the bundle (dist/cli.cjs, code-split so each mode loads
 // only what it needs, CommonJS chunks compiled with V8's code cache: see code-cache.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeCacheDir, installCodeCache } from './code-cache';
+import { codeCacheDir, type EntryScript, installCodeCache } from './code-cache';
 import { commandHelp, HELP_TEXT } from './help';
 import { KODO_VERSION } from './version';
 
@@ -68,9 +68,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // The bundle's CommonJS chunks and the chunks that must stay ES modules (Ink's) reach each other
-  // through these (see scripts/chunks-to-cjs.mjs).
+  // through these (see scripts/chunks-to-cjs.mjs); `__kodoImportEsm` is entry.ts's.
   Object.assign(globalThis, {
-    __kodoImportEsm: (fileUrl: string) => import(fileUrl),
     __kodoRequireChunk: (importerUrl: string, specifier: string) =>
       require(join(dirname(fileURLToPath(importerUrl)), specifier)),
   });
@@ -78,8 +77,12 @@ async function main(argv: string[]): Promise<void> {
   // `warm-up` is the build's (see below).
   const cacheMode = process.env.KODO_CODE_CACHE;
   if (typeof __dirname === 'string' && cacheMode !== 'off') {
+    // Left by entry.ts, which compiled this file.
+    const { __kodoEntryScript: entry } = globalThis as { __kodoEntryScript?: EntryScript };
+    delete (globalThis as { __kodoEntryScript?: EntryScript }).__kodoEntryScript;
     const cache = installCodeCache({
       distDir: __dirname,
+      ...(entry ? { entry } : {}),
       cacheDir: codeCacheDir(join(__dirname, 'code-cache')),
       moduleClass: module.constructor,
       ...(typeof __KODO_BUILD_ID__ === 'string' ? { buildId: __KODO_BUILD_ID__ } : {}),

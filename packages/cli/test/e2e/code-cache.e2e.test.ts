@@ -1,12 +1,15 @@
 // The built kodo's start-up path (see docs/performance.md): a headless run against the Gemini API
 // takes every chunk it needs before the first request from the pack (dist/hot-pack.cjs), compiled
 // from V8's code cache, and behaves the same with the loader switched off.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fnv1a } from '../../src/code-cache-file';
 
+const cacheBase = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'code-cache');
 let workspace: string;
 let home: string;
 let mock: Awaited<ReturnType<typeof startGeminiMock>>;
@@ -83,6 +86,36 @@ dc.subscribe('http.client.request.start', function once() {
     } finally {
       rmSync(join(home, '.gemini'), { recursive: true, force: true });
     }
+  });
+
+  it('compiles the entry itself from its cache, and from source when that cache is damaged', async () => {
+    // V8 flags of its own give this test a cache folder no other test reads or writes (named
+    // as codeCacheDir names it: the Node version and a hash of the flags).
+    const flags = { NODE_OPTIONS: '--max-old-space-size=1900' };
+    const ownDir = join(cacheBase, `${process.version}-${fnv1a(`\0${flags.NODE_OPTIONS}`).toString(16)}`);
+    rmSync(ownDir, { recursive: true, force: true });
+    const report = async () => {
+      const run = await kodo({ ...flags, KODO_CODE_CACHE: 'report' });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe('hello from the mock\n');
+      const counts = /\[code cache\] (\d+) scripts compiled \((\d+) from the cache/.exec(run.stderr);
+      expect(counts, run.stderr).not.toBeNull();
+      return { compiled: Number(counts![1]), fromCache: Number(counts![2]) };
+    };
+    // The first run in this folder compiles from source and leaves the caches behind.
+    expect((await report()).fromCache).toBe(0);
+    const entryCache = join(ownDir, 'main.cjs.v8');
+    expect(existsSync(entryCache)).toBe(true);
+    // The entry (dist/main.cjs) and the pack.
+    expect(await report()).toEqual({ compiled: 2, fromCache: 2 });
+    // Zeroed blocks, as a failing disk leaves them: the checksum refuses the cache, the run
+    // compiles from source and writes a sound one.
+    const bytes = readFileSync(entryCache);
+    bytes.fill(0, 64, Math.min(bytes.length, 4096));
+    writeFileSync(entryCache, bytes);
+    expect(await report()).toEqual({ compiled: 2, fromCache: 1 });
+    expect(await report()).toEqual({ compiled: 2, fromCache: 2 });
+    rmSync(ownDir, { recursive: true, force: true });
   });
 
   it('runs the same with the loader off (KODO_CODE_CACHE=off)', async () => {
