@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathIdentity } from '../utils/fs-read';
-import { isRecord } from '../utils/is-record';
+import { hasStringFields, isRecord } from '../utils/is-record';
 import { fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
 import { type AgentAcknowledgements, agentFileHash, type PendingAgent } from './acknowledgements';
 import { type AgentFileResult, parseAgentFile } from './agent-file';
@@ -128,11 +128,7 @@ function isAgentRead(value: unknown): value is AgentRead {
   const definition = result.definition;
   if (definition === undefined) return typeof result.error === 'string';
   return (
-    isRecord(definition) &&
-    typeof definition.name === 'string' &&
-    typeof definition.description === 'string' &&
-    typeof definition.systemPrompt === 'string' &&
-    typeof definition.inputName === 'string' &&
+    hasStringFields(definition, ['name', 'description', 'systemPrompt', 'inputName']) &&
     isRecord(definition.limits) &&
     typeof definition.limits.maxTurns === 'number' &&
     typeof definition.limits.timeoutMinutes === 'number' &&

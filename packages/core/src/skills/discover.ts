@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareCodeUnits } from '../utils/compare';
-import { isRecord } from '../utils/is-record';
+import { hasStringFields, isRecord } from '../utils/is-record';
 import { type FileStamp, fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
 import { parseSkillFile, type SkillDefinition, type SkillScope } from './skill-file';
 
@@ -98,15 +98,7 @@ function isCachedSkill(value: unknown): value is { skill: SkillDefinition | null
   if (!isRecord(value)) return false;
   const skill = value.skill;
   if (skill === null) return true;
-  return (
-    isRecord(skill) &&
-    typeof skill.name === 'string' &&
-    typeof skill.description === 'string' &&
-    typeof skill.body === 'string' &&
-    typeof skill.location === 'string' &&
-    typeof skill.dir === 'string' &&
-    typeof skill.scope === 'string'
-  );
+  return hasStringFields(skill, ['name', 'description', 'body', 'location', 'dir', 'scope']);
 }
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);

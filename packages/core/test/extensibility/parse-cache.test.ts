@@ -53,6 +53,39 @@ describe('parsed skill and agent files across runs', () => {
     ]);
   });
 
+  it('parses again what a hand-edited cache holds in the wrong shape, instead of using it', async () => {
+    ws = createTempWorkspace({
+      'skills/a/SKILL.md': skill('a', 'first'),
+      'agents/r.md': agent('r', 'reviews'),
+    });
+    const store = join(ws.root, 'cache.json');
+    const run = async () => {
+      const cache = ParsedFileCache.open(store, 'build');
+      const skills = await discoverSkills([{ dir: join(ws!.root, 'skills'), scope: 'user' }], { cache });
+      const agents = await discoverAgents(
+        [{ dir: join(ws!.root, 'agents'), scope: 'user', format: 'claude' }],
+        { cache },
+      );
+      cache.save();
+      return { skills, agents, stats: cache.stats() };
+    };
+    const first = await run();
+    // Same stamps, values that are not what discovery stores.
+    const data = JSON.parse(readFileSync(store, 'utf8')) as { entries: Record<string, { value: unknown }> };
+    for (const [name, entry] of Object.entries(data.entries)) {
+      entry.value = name.startsWith('skill')
+        ? { skill: { name: 42 } }
+        : { result: { warnings: 'x' }, hash: null };
+    }
+    writeFileSync(store, JSON.stringify(data));
+    const second = await run();
+    expect(second.skills).toEqual(first.skills);
+    expect(second.agents).toEqual(first.agents);
+    // The files were parsed again and sound entries replaced the edited ones.
+    expect(readFileSync(store, 'utf8')).not.toContain('"name":42');
+    expect((await run()).stats).toEqual({ hits: 2, misses: 0 });
+  });
+
   it('keeps a cached project agent out once its file changes after acknowledgement', async () => {
     ws = createTempWorkspace({ 'project/.kodo/agents/helper.md': agent('helper', 'helps') });
     const cwd = join(ws.root, 'project');
