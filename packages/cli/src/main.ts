@@ -1,7 +1,8 @@
 // Entry point of `kodo`. Built as a small CommonJS file (dist/main.cjs, which dist/kodo.cjs
 // compiles with its code cache: see entry.ts): Node starts a CommonJS entry ~8 ms faster than an
-// ES module one, so `--version` and `--help` answer at the speed of a bare `node`. Every other path requires the bundle (dist/cli.cjs, code-split so each mode loads
-// only what it needs, CommonJS chunks compiled with V8's code cache: see code-cache.ts).
+// ES module one, so `--version` and `--help` answer at the speed of a bare `node`. Every other
+// path requires the bundle (dist/cli.cjs, code-split so each mode loads only what it needs,
+// CommonJS chunks compiled with V8's code cache: see code-cache.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, type EntryScript, installCodeCache } from './code-cache';

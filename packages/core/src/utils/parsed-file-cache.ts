@@ -36,7 +36,7 @@ export function fileStamp(path: string): FileStamp | undefined {
   };
 }
 
-/** How many files the cache remembers; the least recently parsed go first. */
+/** How many files one save keeps at most; the least recently parsed go first. */
 const MAX_ENTRIES = 1000;
 /** Files longer than this are parsed every run: their copy would make the cache slow to read. */
 export const MAX_CACHED_TEXT = 64 * 1024;
@@ -54,6 +54,8 @@ export interface ParsedFileCacheStats {
 export class ParsedFileCache {
   private dirty = false;
   private readonly counts: ParsedFileCacheStats = { hits: 0, misses: 0 };
+  /** The entries this run found current or stored: the only ones a save keeps. */
+  private readonly used = new Set<string>();
 
   private constructor(
     private readonly where: { file: string; key: string } | undefined,
@@ -96,6 +98,7 @@ export class ParsedFileCache {
     const entry = this.entries.get(name);
     if (entry && entry.stamp === stampText(stamp)) {
       this.counts.hits += 1;
+      this.used.add(name);
       return entry.value;
     }
     this.counts.misses += 1;
@@ -107,6 +110,7 @@ export class ParsedFileCache {
     if (!this.where) return;
     this.entries.delete(name);
     this.entries.set(name, { stamp: stampText(stamp), value });
+    this.used.add(name);
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= MAX_ENTRIES) break;
       this.entries.delete(oldest);
@@ -119,9 +123,11 @@ export class ParsedFileCache {
   }
 
   /**
-   * Writes the cache if anything was parsed anew: to a file beside it, renamed into place, so a
-   * concurrent run reads the old or the new one, never half. Best effort: a read-only home runs
-   * without a cache.
+   * Writes the cache if anything was parsed anew, with only the entries this run used: the file
+   * is read on every start, so it holds what the last run needed (the user's files and one
+   * project's), not every project ever opened; files deleted since drop out. Written to a file
+   * beside it and renamed into place, so a concurrent run reads the old or the new one, never
+   * half. Best effort: a read-only home runs without a cache.
    */
   save(): void {
     if (!this.dirty || !this.where) return;
@@ -129,9 +135,8 @@ export class ParsedFileCache {
     const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      writeFileSync(temp, JSON.stringify({ key, entries: Object.fromEntries(this.entries) }), {
-        mode: 0o600,
-      });
+      const kept = [...this.entries].filter(([name]) => this.used.has(name));
+      writeFileSync(temp, JSON.stringify({ key, entries: Object.fromEntries(kept) }), { mode: 0o600 });
       renameSync(temp, file);
       this.dirty = false;
     } catch {

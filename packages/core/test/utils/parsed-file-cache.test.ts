@@ -101,6 +101,23 @@ describe('ParsedFileCache', () => {
     expect(disabled.get('k', fileStamp(file)!)).toBeUndefined();
   });
 
+  it('keeps, at a save, only the entries the run used: another project’s and deleted files drop out', () => {
+    const { file, store } = setup();
+    const stamp = fileStamp(file)!;
+    const first = ParsedFileCache.open(store, 'build-1');
+    first.set('project-a', stamp, 'a');
+    first.set('user', stamp, 'u');
+    first.save();
+    const second = ParsedFileCache.open(store, 'build-1');
+    expect(second.get('user', stamp)).toBe('u');
+    second.set('project-b', stamp, 'b');
+    second.save();
+    const third = ParsedFileCache.open(store, 'build-1');
+    expect(third.get('user', stamp)).toBe('u');
+    expect(third.get('project-b', stamp)).toBe('b');
+    expect(third.get('project-a', stamp)).toBeUndefined();
+  });
+
   it('is private to the user', () => {
     const { file, store } = setup();
     const cache = ParsedFileCache.open(store, 'build-1');
