@@ -89,6 +89,9 @@ async function main(argv: string[]): Promise<void> {
       ...(typeof __KODO_BUILD_ID__ === 'string' ? { buildId: __KODO_BUILD_ID__ } : {}),
       // Written by scripts/hot-pack.mjs in the same build as this entry.
       packFile: 'hot-pack.cjs',
+      // The build's warm-up runs kodo more than once, over different paths (a prompt, then a
+      // custom command): each run's caches must keep what the runs before compiled.
+      ...(cacheMode === 'warm-up' ? { rewriteAll: true } : {}),
     });
     // For the interactive UI, which changes V8's flags at run time (memory-mode.ts).
     Object.assign(globalThis, { __kodoCodeCache: cache });

@@ -1,7 +1,7 @@
 // The built kodo's start-up path (see docs/performance.md): a headless run against the Gemini API
 // takes every chunk it needs before the first request from the pack (dist/hot-pack.cjs), compiled
 // from V8's code cache, and behaves the same with the loader switched off.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +25,9 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const kodo = (env: Record<string, string>) => {
+const kodo = (env: Record<string, string>, prompt = 'hi') => {
   mock.setScript([{ chunks: geminiTextReply('hello from the mock') }]);
-  return runKodo(['-p', 'hi'], {
+  return runKodo(['-p', prompt], {
     cwd: workspace,
     env: { KODO_HOME: home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url, ...env },
   });
@@ -116,6 +116,29 @@ dc.subscribe('http.client.request.start', function once() {
     expect(await report()).toEqual({ compiled: 2, fromCache: 1 });
     expect(await report()).toEqual({ compiled: 2, fromCache: 2 });
     rmSync(ownDir, { recursive: true, force: true });
+  });
+
+  it("rewrites accepted caches in the build's warm-up mode, so a run over other paths adds its functions", async () => {
+    // As scripts/warm-code-cache.mjs does: a prompt, then a custom command.
+    const flags = { NODE_OPTIONS: '--max-old-space-size=1901' };
+    const ownDir = join(cacheBase, `${process.version}-${fnv1a(`\0${flags.NODE_OPTIONS}`).toString(16)}`);
+    rmSync(ownDir, { recursive: true, force: true });
+    const commands = join(home, 'commands');
+    mkdirSync(commands, { recursive: true });
+    writeFileSync(join(commands, 'probe.toml'), 'prompt = "Probe {{args}}"\n');
+    try {
+      const warmUp = { ...flags, KODO_CODE_CACHE: 'warm-up' };
+      expect((await kodo(warmUp)).code).toBe(0);
+      const pack = join(ownDir, 'hot-pack.cjs.v8');
+      const afterPrompt = statSync(pack).size;
+      const command = await kodo(warmUp, '/probe now');
+      expect(command.code, command.stderr).toBe(0);
+      // The pack's cache was accepted, and still rewritten with what the command path compiled.
+      expect(statSync(pack).size).toBeGreaterThan(afterPrompt);
+    } finally {
+      rmSync(commands, { recursive: true, force: true });
+      rmSync(ownDir, { recursive: true, force: true });
+    }
   });
 
   it('runs the same with the loader off (KODO_CODE_CACHE=off)', async () => {
