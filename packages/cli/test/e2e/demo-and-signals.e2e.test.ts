@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { geminiChunk, KODO_BIN, runKodo, startGeminiMock } from '@kodo/testkit';
 import { describe, expect, it } from 'vitest';
-import { e2eDirs } from './helpers';
+import { e2eDirs, spawnedKodoEnv } from './helpers';
 
 const dirs = e2eDirs();
 
@@ -11,14 +11,7 @@ const dirs = e2eDirs();
 function spawnHeadless(baseUrl: string) {
   return spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
     cwd: dirs.workspace,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dirs.home,
-      KODO_HOME: dirs.home,
-      KODO_TRUST_WORKSPACE: 'true',
-      GEMINI_API_KEY: 'k',
-      GOOGLE_GEMINI_BASE_URL: baseUrl,
-    },
+    env: spawnedKodoEnv(dirs.home, { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: baseUrl }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -45,6 +45,20 @@ export function geminiMockEnv(home: string, url: string | undefined): Record<str
   };
 }
 
+/**
+ * The whole environment of a spawned `kodo` (nothing from the developer's shell but PATH): its
+ * home and kodo's in `home`, the test's workspace trusted, then `extra`.
+ */
+export function spawnedKodoEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    KODO_HOME: home,
+    KODO_TRUST_WORKSPACE: 'true',
+    ...extra,
+  };
+}
+
 /** Writes a file, making its folders first. */
 export function writeFileIn(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });

@@ -22,7 +22,7 @@ import {
   tinyModelPath,
 } from '@kodo/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { e2eDirs } from './helpers';
+import { e2eDirs, spawnedKodoEnv } from './helpers';
 
 const binary = llamaServerBinary();
 const required = process.env.KODO_LLAMA_REQUIRED === '1';
@@ -156,12 +156,7 @@ describe.skipIf(!binary)(
         [KODO_BIN, '-m', 'local:kodo-tiny', '-p', `${facts.loopMarker} sing`],
         {
           cwd: dirs.workspace,
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: dirs.home,
-            KODO_HOME: dirs.home,
-            KODO_TRUST_WORKSPACE: 'true',
-          },
+          env: spawnedKodoEnv(dirs.home),
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );

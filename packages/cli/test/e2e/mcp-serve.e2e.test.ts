@@ -5,21 +5,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { e2eDirs } from './helpers';
+import { e2eDirs, spawnedKodoEnv } from './helpers';
 
 const dirs = e2eDirs();
 
 function serverEnv(mockUrl: string): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: dirs.home,
-    KODO_HOME: dirs.home,
+  return spawnedKodoEnv(dirs.home, {
     GEMINI_CLI_HOME: dirs.home,
     GEMINI_API_KEY: 'test-key',
     GOOGLE_GEMINI_BASE_URL: mockUrl,
-    KODO_TRUST_WORKSPACE: 'true',
     KODO_RETRY_BASE_MS: '5',
-  };
+  });
 }
 
 async function connect(

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { findOnPath, probeBwrap } from '@kodo/core/engine';
 import { KODO_BIN, runKodo } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2eDirs } from './helpers';
+import { e2eDirs, spawnedKodoEnv } from './helpers';
 
 /**
  * What a same-user process could get from a running kodo, and what kodo's commands leave behind:
@@ -25,13 +25,7 @@ afterEach(() => {
 });
 
 function baseEnv(): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: dirs.home,
-    KODO_HOME: dirs.home,
-    GEMINI_CLI_HOME: dirs.home,
-    KODO_TRUST_WORKSPACE: 'true',
-  };
+  return spawnedKodoEnv(dirs.home, { GEMINI_CLI_HOME: dirs.home });
 }
 
 /** A fake-responses file: the model runs `command`, then says it is done. */
