@@ -11,7 +11,7 @@ import { convertChunksToCjs } from './chunks-to-cjs.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
 import { writeHotPack } from './hot-pack.mjs';
-import { warmCodeCache } from './warm-code-cache.mjs';
+import { prepareWarmUp, warmCodeCache } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDist = join(root, 'packages/cli/dist');
@@ -71,6 +71,8 @@ function sourceId() {
   return hash.digest('hex').slice(0, 16);
 }
 
+// The warm-up's files are written first: they must be older than the racy window when it runs.
+const warmUp = prepareWarmUp();
 await generateToolSpecs();
 await generateSettingsShape();
 await rm(cliDist, { recursive: true, force: true });
@@ -171,4 +173,4 @@ await build({
 
 // One real headless run against a local stand-in for the Gemini API leaves V8's code cache for the
 // start-up path in dist/code-cache (see packages/cli/src/code-cache.ts).
-await warmCodeCache({ kodoEntry: join(cliDist, 'kodo.cjs') });
+await warmCodeCache({ kodoEntry: join(cliDist, 'kodo.cjs'), prepared: warmUp });

@@ -15,7 +15,7 @@ import {
   kodoHome,
   type LoadedSession,
   lazyBuiltinTools,
-  loadExtensionsModule,
+  loadExtensionsStartupModule,
   loadHookSystem,
   loadPolicyEngine,
   type McpManager,
@@ -320,9 +320,9 @@ async function skillsOption(
   tools: ToolRegistry,
 ): Promise<{ promptSections?: () => string[] }> {
   if (!extensibility || extensibility.loaded.skills.length === 0) return {};
-  const module = await loadExtensionsModule();
+  const module = await loadExtensionsStartupModule();
   const loaded = extensibility.loaded;
-  tools.register(module.createActivateSkillTool({ skills: () => loaded.skills }));
+  tools.register(module.lazyActivateSkillTool({ skills: () => loaded.skills }));
   return { promptSections: () => [module.skillsPromptSection(loaded.skills)] };
 }
 

@@ -55,13 +55,19 @@ export type {
   AgentDefinition,
   CustomCommand,
   Extensibility,
+  ExtensibilityOptions,
   Extension,
   ExtensionSettingDecl,
   SkillDefinition,
   TemplateServices,
   TemplateShellResult,
 } from './extensions/index';
-export { type ExtensionsModule, loadExtensionsModule } from './extensions/lazy';
+export {
+  type ExtensionsModule,
+  type ExtensionsStartupModule,
+  loadExtensionsModule,
+  loadExtensionsStartupModule,
+} from './extensions/lazy';
 export { hasExtensibilityFiles, hasProjectAgentFolders } from './extensions/presence';
 export {
   type HookConfig,

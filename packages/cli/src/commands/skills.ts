@@ -97,7 +97,7 @@ async function allSkills(context: SkillsCommandContext, trusted: boolean): Promi
     cwd: context.cwd,
     env: context.env,
     trusted,
-    ...(KODO_BUILD_KEY ? { parseCacheKey: KODO_BUILD_KEY } : {}),
+    ...(KODO_BUILD_KEY ? { buildKey: KODO_BUILD_KEY } : {}),
   });
   for (const warning of loaded.warnings) context.stderr.write(`[WARNING] ${warning}\n`);
   return loaded.allSkills;

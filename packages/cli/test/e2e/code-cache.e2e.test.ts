@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fnv1a } from '../../src/code-cache-file';
+import { codeCacheBase, modulesAtFirstRequest } from './helpers';
 
-const cacheBase = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'code-cache');
 let workspace: string;
 let home: string;
 let mock: Awaited<ReturnType<typeof startGeminiMock>>;
@@ -59,21 +59,11 @@ describe('code cache and start-up pack (built kodo)', () => {
     const extension = join(home, '.gemini', 'extensions', 'probe-ext');
     mkdirSync(extension, { recursive: true });
     writeFileSync(join(extension, 'gemini-extension.json'), '{"name":"probe-ext","version":"1.0.0"}');
-    const report = join(home, 'modules.json');
-    const preload = join(home, 'record-modules.cjs');
-    // What Node and kodo loaded when the request starts: built-ins by name, files by path.
-    writeFileSync(
-      preload,
-      `const dc = require('node:diagnostics_channel');
-dc.subscribe('http.client.request.start', function once() {
-  dc.unsubscribe('http.client.request.start', once);
-  require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));
-});`,
-    );
+    const modules = modulesAtFirstRequest(home);
     try {
-      const run = await kodo({ HOME: home, NODE_OPTIONS: `--require ${preload}` });
+      const run = await kodo({ HOME: home, ...modules.env });
       expect(run.code, run.stderr).toBe(0);
-      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; files: string[] };
+      const loaded = modules.read();
       // Each costs time to load (~0.1 ms for timers/promises, ~1 ms or more for the others) and
       // serves only what comes after the request (file tools, subprocesses, ending process
       // groups, crypto, worker threads, timing).
@@ -84,6 +74,7 @@ dc.subscribe('http.client.request.start', function once() {
       // No dependency (zod, the SDKs, Ink): only kodo's own bundle.
       expect(loaded.files.filter((file) => file.includes('node_modules'))).toEqual([]);
     } finally {
+      modules.cleanup();
       rmSync(join(home, '.gemini'), { recursive: true, force: true });
     }
   });
@@ -92,7 +83,7 @@ dc.subscribe('http.client.request.start', function once() {
     // V8 flags of its own give this test a cache folder no other test reads or writes (named
     // as codeCacheDir names it: the Node version and a hash of the flags).
     const flags = { NODE_OPTIONS: '--max-old-space-size=1900' };
-    const ownDir = join(cacheBase, `${process.version}-${fnv1a(`\0${flags.NODE_OPTIONS}`).toString(16)}`);
+    const ownDir = join(codeCacheBase, `${process.version}-${fnv1a(`\0${flags.NODE_OPTIONS}`).toString(16)}`);
     rmSync(ownDir, { recursive: true, force: true });
     const report = async () => {
       const run = await kodo({ ...flags, KODO_CODE_CACHE: 'report' });
@@ -121,7 +112,7 @@ dc.subscribe('http.client.request.start', function once() {
   it("rewrites accepted caches in the build's warm-up mode, so a run over other paths adds its functions", async () => {
     // As scripts/warm-code-cache.mjs does: a prompt, then a custom command.
     const flags = { NODE_OPTIONS: '--max-old-space-size=1901' };
-    const ownDir = join(cacheBase, `${process.version}-${fnv1a(`\0${flags.NODE_OPTIONS}`).toString(16)}`);
+    const ownDir = join(codeCacheBase, `${process.version}-${fnv1a(`\0${flags.NODE_OPTIONS}`).toString(16)}`);
     rmSync(ownDir, { recursive: true, force: true });
     const commands = join(home, 'commands');
     mkdirSync(commands, { recursive: true });

@@ -10,7 +10,14 @@ import {
   tinyServerEntry,
 } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2eDirs, type GeminiRequestBody, geminiMockEnv, writeFileIn } from './helpers';
+import {
+  cliDist,
+  e2eDirs,
+  type GeminiRequestBody,
+  geminiMockEnv,
+  modulesAtFirstRequest,
+  writeFileIn,
+} from './helpers';
 
 // Users' existing setups, run unchanged by the built `kodo`: Gemini CLI TOML commands, Claude
 // Code Markdown commands, skills in every layout, a Gemini CLI extension installed from a git
@@ -196,6 +203,56 @@ describe('skills', () => {
     expect(third.stderr).toBe('');
     expect(third.code).toBe(0);
     expect(systemText(2)).toBe(systemText(1));
+  });
+
+  it("takes an unchanged setup from the last run's discovery snapshot, without the discovery code, and sees an edit", async () => {
+    writeSkills();
+    // A snapshot is kept only of files older than its racy window (2 s).
+    await new Promise((done) => setTimeout(done, 2_100));
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiTextReply('ok') },
+        { chunks: geminiFunctionCallReply('activate_skill', { name: 'gem-proj' }) },
+        { chunks: geminiTextReply('done') },
+        { chunks: geminiTextReply('ok') },
+      ],
+    });
+    expect((await kodo(['-p', 'one'])).code).toBe(0);
+    const snapshots = join(dirs.home, 'cache', 'discovery');
+    const [name] = readdirSync(snapshots);
+    const snapshot = join(snapshots, name!);
+    // What the second run is told comes from the snapshot: edit what it says, not the file.
+    const data = JSON.parse(readFileSync(snapshot, 'utf8'));
+    const skill = data.found.skills.find((entry: { name: string }) => entry.name === 'gem-proj');
+    skill.description = 'As the snapshot tells it';
+    writeFileSync(snapshot, JSON.stringify(data));
+    const modules = modulesAtFirstRequest(dirs.root);
+    try {
+      const second = await kodo(['-p', 'two'], modules.env);
+      expect(second.stderr).toBe('');
+      expect(second.code).toBe(0);
+      expect(systemText(1)).toContain('<description>As the snapshot tells it</description>');
+      // The chunk that discovers and parses (the one with discovery's warning for a linked
+      // extension without a manifest) was not loaded before the request.
+      const chunks = join(cliDist, 'chunks');
+      const discovery = readdirSync(chunks)
+        .filter((file) => file.endsWith('.cjs'))
+        .filter((file) => readFileSync(join(chunks, file), 'utf8').includes('which holds no manifest'));
+      expect(discovery).toHaveLength(1);
+      const loaded = modules.read().files.map((file) => file.split('/').pop());
+      for (const file of discovery) expect(loaded).not.toContain(file);
+    } finally {
+      modules.cleanup();
+    }
+    // activate_skill, declared from the snapshot, loads its implementation when called.
+    expect(JSON.stringify(lastResponse(2))).toContain('Instructions for gem-proj.');
+    writeFileIn(
+      join(dirs.workspace, '.gemini', 'skills', 'gem-proj', 'SKILL.md'),
+      '---\nname: gem-proj\ndescription: Now does another thing\n---\nNew instructions.\n',
+    );
+    expect((await kodo(['-p', 'three'])).code).toBe(0);
+    expect(systemText(3)).toContain('<description>Now does another thing</description>');
+    expect(systemText(3)).not.toContain('As the snapshot tells it');
   });
 
   it('kodo skills disable writes skills.disabled in the chosen scope, enable removes it', async () => {

@@ -2,10 +2,17 @@
  * What the e2e tests share: fresh temp folders for each test (the workspace `kodo` runs in, the
  * home its state goes to), and the environment that points `kodo` at a mock Gemini server.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
+import { fnv1a } from '../../src/code-cache-file';
+
+/** The built kodo (`npm run build`). */
+export const cliDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+/** Where it keeps its V8 code caches, one folder per Node version and flags. */
+export const codeCacheBase = join(cliDist, 'code-cache');
 
 export interface E2eDirs {
   /** The temp folder holding the others; a test may add its own folders here. */
@@ -56,6 +63,46 @@ export function spawnedKodoEnv(home: string, extra: Record<string, string> = {})
     KODO_HOME: home,
     KODO_TRUST_WORKSPACE: 'true',
     ...extra,
+  };
+}
+
+/** What a spawned kodo had loaded when its first model request started. */
+export interface LoadedModules {
+  /** Node's built-ins (`NativeModule fs`…). */
+  builtins: string[];
+  /** Files, by path. */
+  files: string[];
+}
+
+/**
+ * Records what a run loaded before its first request, through a preload written in `dir`: pass
+ * `env` to the run, then `read()`. The flag gives such runs a code-cache folder of their own
+ * (named by the flags), which `cleanup()` removes.
+ */
+export function modulesAtFirstRequest(dir: string): {
+  env: { NODE_OPTIONS: string };
+  read(): LoadedModules;
+  cleanup(): void;
+} {
+  const report = join(dir, 'modules.json');
+  const preload = join(dir, 'record-modules.cjs');
+  writeFileSync(
+    preload,
+    `const dc = require('node:diagnostics_channel');
+dc.subscribe('http.client.request.start', function once() {
+  dc.unsubscribe('http.client.request.start', once);
+  require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));
+});`,
+  );
+  const options = `--require ${preload}`;
+  return {
+    env: { NODE_OPTIONS: options },
+    read: () => JSON.parse(readFileSync(report, 'utf8')) as LoadedModules,
+    cleanup: () =>
+      rmSync(join(codeCacheBase, `${process.version}-${fnv1a(`\0${options}`).toString(16)}`), {
+        recursive: true,
+        force: true,
+      }),
   };
 }
 

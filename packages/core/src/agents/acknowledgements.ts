@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { geminiHome, kodoHome } from '../config/paths';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
+import { readTextIfExists } from '../utils/fs-read';
 
 /** A project agent file held back until the person acknowledges it. */
 export interface PendingAgent {
@@ -22,7 +24,11 @@ type AckFile = Record<string, Record<string, string>>;
 export class AgentAcknowledgements {
   private files: { kodo: AckFile; gemini: AckFile } | undefined;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    /** What the files are read through (discovery records them). */
+    private readonly fs: DiscoveryFs = nodeDiscoveryFs,
+  ) {}
 
   get file(): string {
     return join(kodoHome(this.env), 'acknowledgments', 'agents.json');
@@ -46,8 +52,8 @@ export class AgentAcknowledgements {
 
   private load(): { kodo: AckFile; gemini: AckFile } {
     this.files ??= {
-      kodo: readAckFile(this.file),
-      gemini: readAckFile(join(geminiHome(this.env), 'acknowledgments', 'agents.json')),
+      kodo: readAckFile(this.file, this.fs),
+      gemini: readAckFile(join(geminiHome(this.env), 'acknowledgments', 'agents.json'), this.fs),
     };
     return this.files;
   }
@@ -60,9 +66,11 @@ export function agentFileHash(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-function readAckFile(file: string): AckFile {
+function readAckFile(file: string, fs: DiscoveryFs): AckFile {
+  const text = readTextIfExists(file, fs);
+  if (text === undefined) return {};
   try {
-    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const data: unknown = JSON.parse(text);
     return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as AckFile) : {};
   } catch {
     return {};

@@ -1,3 +1,5 @@
+import { hasStringFields, isRecord } from '../utils/is-record';
+
 /** Where an agent definition came from; the first registration of a name wins, in this order. */
 export type AgentScope = 'builtin' | 'project' | 'user' | 'extension';
 
@@ -36,3 +38,14 @@ export interface AgentDefinition {
 }
 
 export const DEFAULT_AGENT_LIMITS = { maxTurns: 30, timeoutMinutes: 10 } as const;
+
+/** Whether data read back from a cache file has an agent definition's shape. */
+export function isAgentDefinition(value: unknown): value is AgentDefinition {
+  return (
+    hasStringFields(value, ['name', 'description', 'systemPrompt', 'inputName']) &&
+    isRecord(value.limits) &&
+    typeof value.limits.maxTurns === 'number' &&
+    typeof value.limits.timeoutMinutes === 'number' &&
+    hasStringFields(value.source, ['scope', 'format'])
+  );
+}

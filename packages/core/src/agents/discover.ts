@@ -1,12 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
 import { pathIdentity } from '../utils/fs-read';
-import { hasStringFields, isRecord } from '../utils/is-record';
+import { isRecord } from '../utils/is-record';
 import { fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
 import { type AgentAcknowledgements, agentFileHash, type PendingAgent } from './acknowledgements';
 import { type AgentFileResult, parseAgentFile } from './agent-file';
 import { BUILTIN_AGENTS } from './builtin';
-import type { AgentDefinition } from './definition';
+import { type AgentDefinition, isAgentDefinition } from './definition';
 import type { AgentDir } from './locations';
 
 export interface AgentDiscovery {
@@ -26,6 +26,7 @@ export interface AgentDiscoveryOptions {
   acknowledgements?: { store: Pick<AgentAcknowledgements, 'isAcknowledged'>; projectRoot: string };
   /** Parses of earlier runs: a file it knows in its current version is not read. */
   cache?: ParsedFileCache;
+  fs?: DiscoveryFs;
 }
 
 /**
@@ -42,13 +43,14 @@ export async function discoverAgents(
   const unacknowledged: PendingAgent[] = [];
   const seen = new Set<string>();
   const cache = options.cache ?? ParsedFileCache.disabled();
+  const fs = options.fs ?? nodeDiscoveryFs;
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
-    const real = pathIdentity(dir.dir);
+    const real = pathIdentity(dir.dir, fs);
     if (seen.has(real)) continue;
     seen.add(real);
-    for (const path of agentFiles(dir.dir)) {
-      const read = await readAgent(path, dir, cache);
+    for (const path of agentFiles(dir.dir, fs)) {
+      const read = await readAgent(path, dir, { cache, fs });
       if ('failure' in read) {
         warnings.push(`Agent loading error: Failed to load agent from ${path}: ${read.failure}`);
         continue;
@@ -90,7 +92,7 @@ interface AgentRead {
 async function readAgent(
   path: string,
   dir: AgentDir,
-  cache: ParsedFileCache,
+  { cache, fs }: { cache: ParsedFileCache; fs: DiscoveryFs },
 ): Promise<AgentRead | { failure: string }> {
   const source = {
     scope: dir.scope,
@@ -101,12 +103,12 @@ async function readAgent(
   };
   // The parse depends on the text and on the folder's tier, format and naming.
   const name = `agent\0${dir.scope}\0${dir.format}\0${dir.namePrefix ?? ''}\0${dir.extensionName ?? ''}\0${path}`;
-  const stamp = fileStamp(path);
+  const stamp = fileStamp(path, fs);
   const cached = stamp ? cache.get(name, stamp) : undefined;
   if (isAgentRead(cached) && (cached.hash !== null) === (dir.scope === 'project')) return cached;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = fs.readText(path);
   } catch (error) {
     return { failure: (error as Error).message };
   }
@@ -127,19 +129,14 @@ function isAgentRead(value: unknown): value is AgentRead {
     return false;
   const definition = result.definition;
   if (definition === undefined) return typeof result.error === 'string';
-  return (
-    hasStringFields(definition, ['name', 'description', 'systemPrompt', 'inputName']) &&
-    isRecord(definition.limits) &&
-    typeof definition.limits.maxTurns === 'number' &&
-    typeof definition.limits.timeoutMinutes === 'number' &&
-    isRecord(definition.source)
-  );
+  return isAgentDefinition(definition);
 }
 
-function agentFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
+function agentFiles(dir: string, fs: DiscoveryFs): string[] {
+  if (!fs.existsSync(dir)) return [];
   try {
-    return readdirSync(dir, { withFileTypes: true })
+    return fs
+      .list(dir)
       .filter(
         (entry) =>
           (entry.isFile() || entry.isSymbolicLink()) &&

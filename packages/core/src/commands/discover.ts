@@ -1,13 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
 import { pathIdentity } from '../utils/fs-read';
-import {
-  type CommandFileProblem,
-  type CommandSource,
-  type CustomCommand,
-  parseMarkdownCommand,
-  parseTomlCommand,
-} from './command-file';
+import { type CommandFileProblem, parseMarkdownCommand, parseTomlCommand } from './command-file';
+import type { CommandSource, CustomCommand } from './definition';
 import type { CommandDir } from './locations';
 
 export interface CommandDiscovery {
@@ -24,17 +19,18 @@ export interface CommandDiscovery {
  */
 export async function discoverCommands(
   dirs: readonly CommandDir[],
-  options: { reserved?: readonly string[] } = {},
+  options: { reserved?: readonly string[]; fs?: DiscoveryFs } = {},
 ): Promise<CommandDiscovery> {
+  const fs = options.fs ?? nodeDiscoveryFs;
   const warnings: string[] = [];
   const found: CustomCommand[] = [];
   const seen = new Set<string>();
   for (const dir of dirs) {
     // Run from the home folder, the project's folders are the user's: read them once.
-    const real = pathIdentity(dir.dir);
+    const real = pathIdentity(dir.dir, fs);
     if (seen.has(real)) continue;
     seen.add(real);
-    for (const file of commandFiles(dir)) {
+    for (const file of commandFiles(dir, fs)) {
       const source: CommandSource = {
         scope: dir.scope,
         ...(dir.extensionName ? { extensionName: dir.extensionName } : {}),
@@ -42,7 +38,7 @@ export async function discoverCommands(
       };
       let text: string;
       try {
-        text = readFileSync(file.path, 'utf8');
+        text = fs.readText(file.path);
       } catch (error) {
         warnings.push(`Could not read command file ${file.path}: ${(error as Error).message}`);
         continue;
@@ -116,11 +112,11 @@ interface CommandFileEntry {
 }
 
 /** Command files under `dir`, any depth, sorted so the result does not depend on the disk. */
-function commandFiles(dir: CommandDir): CommandFileEntry[] {
-  if (!existsSync(dir.dir)) return [];
+function commandFiles(dir: CommandDir, fs: DiscoveryFs): CommandFileEntry[] {
+  if (!fs.existsSync(dir.dir)) return [];
   let entries: string[];
   try {
-    entries = readdirSync(dir.dir, { recursive: true, encoding: 'utf8' });
+    entries = fs.listTree(dir.dir);
   } catch {
     return [];
   }

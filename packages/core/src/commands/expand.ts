@@ -1,5 +1,5 @@
 import type { Part } from '../contracts/messages';
-import type { CustomCommand } from './command-file';
+import type { CustomCommand } from './definition';
 
 /** The result of a shell command a template runs. */
 export interface TemplateShellResult {

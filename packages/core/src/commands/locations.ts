@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { claudeHome, geminiHome, kodoHome } from '../config/paths';
 import { compareCodeUnits } from '../utils/compare';
-import type { CommandScope } from './command-file';
+import type { CommandScope } from './definition';
 
 /** One folder of command files: which formats it holds and where it ranks. */
 export interface CommandDir {

@@ -1,4 +1,5 @@
 import { basename, join } from 'node:path';
+import { fnv1a } from '../utils/fnv1a';
 import { kodoHome } from './paths';
 
 /**
@@ -18,14 +19,4 @@ export function projectId(projectRoot: string): string {
 /** `~/.kodo/tmp/<project id>`: spilled tool output, plans and other per-project scratch files. */
 export function projectTempDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(kodoHome(env), 'tmp', projectId(projectRoot));
-}
-
-/** 32-bit FNV-1a: tiny, stable, and needs no crypto module at startup. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
 }

@@ -1,8 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
 import { isRecord } from '../utils/is-record';
 import { ExtensionEnablement } from './enablement';
-import { type Extension, INSTALL_METADATA_FILE, type InstallMetadata } from './extension';
+import {
+  type Extension,
+  type ExtensionFiles,
+  INSTALL_METADATA_FILE,
+  type InstallMetadata,
+} from './extension';
 import type { ExtensionLocations } from './locations';
 import {
   CLAUDE_PLUGIN_MANIFEST,
@@ -11,13 +16,16 @@ import {
   parseGeminiManifest,
   parseJsonObject,
 } from './manifest';
-import { mapPluginHooks } from './plugin-hooks';
-import { readSettingValues } from './settings-store';
-import { substituteVariables } from './variables';
+import { resolveExtension } from './resolve';
 
 export interface ExtensionDiscovery {
   /** Every installed extension, enabled or not, kodo's first. */
   extensions: Extension[];
+  warnings: string[];
+}
+
+export interface ExtensionFilesDiscovery {
+  extensions: ExtensionFiles[];
   warnings: string[];
 }
 
@@ -33,11 +41,30 @@ export function discoverExtensions(options: {
   /** Trusted folders also give workspace-scope setting values (the workspace `.env`). */
   trusted?: boolean;
 }): ExtensionDiscovery {
+  const found = discoverExtensionFiles(options);
+  const warnings = [...found.warnings];
+  const place = { cwd: options.cwd, env: options.env, trusted: options.trusted === true };
+  return {
+    extensions: found.extensions.map((files) => resolveExtension(files, place, warnings)),
+    warnings,
+  };
+}
+
+/**
+ * discoverExtensions' first half: what the files say, which depends on nothing but them and
+ * `cwd` (enablement), all read through `fs`. resolveExtension adds this run's values.
+ */
+export function discoverExtensionFiles(options: {
+  locations: ExtensionLocations;
+  cwd: string;
+  fs?: DiscoveryFs;
+}): ExtensionFilesDiscovery {
   const { locations, cwd } = options;
-  const enablement = ExtensionEnablement.inDirs(locations.kodo, [locations.gemini]);
+  const fs = options.fs ?? nodeDiscoveryFs;
+  const enablement = ExtensionEnablement.inDirs(locations.kodo, [locations.gemini], fs);
   const warnings: string[] = [];
-  const extensions: Extension[] = [];
-  const add = (extension: Extension | undefined) => {
+  const extensions: ExtensionFiles[] = [];
+  const add = (extension: ExtensionFiles | undefined) => {
     if (!extension) return;
     if (extensions.some((other) => other.name === extension.name)) {
       warnings.push(
@@ -51,76 +78,74 @@ export function discoverExtensions(options: {
     [locations.kodo, 'kodo'],
     [locations.gemini, 'gemini'],
   ] as const) {
-    for (const dir of subdirs(root)) {
-      const extension = loadExtensionDir(dir, {
-        origin,
-        cwd,
-        env: options.env,
-        warnings,
-        ...(options.trusted ? { trusted: true } : {}),
-      });
+    for (const dir of subdirs(root, fs)) {
+      const extension = readExtensionDir(dir, { origin, warnings, fs });
       if (extension) extension.enabled = enablement.isEnabled(extension.name, cwd);
       add(extension);
     }
   }
-  for (const plugin of installedClaudePlugins(locations, warnings)) {
-    const extension = loadExtensionDir(plugin.path, { origin: 'claude', cwd, env: options.env, warnings });
+  for (const plugin of installedClaudePlugins(locations, warnings, fs)) {
+    const extension = readExtensionDir(plugin.path, { origin: 'claude', warnings, fs });
     if (extension) extension.enabled = plugin.enabled && enablement.isEnabled(extension.name, cwd);
     add(extension);
   }
   return { extensions, warnings };
 }
 
-interface LoadOptions {
-  origin: Extension['origin'];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  warnings: string[];
-  trusted?: boolean;
+/**
+ * One extension or plugin folder (or an install folder whose metadata links elsewhere) with
+ * this run's values; undefined, with a warning, when it holds neither manifest or a broken one.
+ */
+export function loadExtensionDir(
+  installDir: string,
+  options: {
+    origin: Extension['origin'];
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    warnings: string[];
+    trusted?: boolean;
+  },
+): Extension | undefined {
+  const files = readExtensionDir(installDir, { origin: options.origin, warnings: options.warnings });
+  if (!files) return undefined;
+  const place = { cwd: options.cwd, env: options.env, trusted: options.trusted === true };
+  return resolveExtension(files, place, options.warnings);
 }
 
-/**
- * One extension or plugin folder (or an install folder whose metadata links elsewhere);
- * undefined, with a warning, when it holds neither manifest or a broken one.
- */
-export function loadExtensionDir(installDir: string, options: LoadOptions): Extension | undefined {
-  const install = readInstallMetadata(installDir);
+interface ReadOptions {
+  origin: Extension['origin'];
+  warnings: string[];
+  fs?: DiscoveryFs;
+}
+
+/** loadExtensionDir's first half: what the folder's files say. */
+export function readExtensionDir(installDir: string, options: ReadOptions): ExtensionFiles | undefined {
+  const fs = options.fs ?? nodeDiscoveryFs;
+  const install = readInstallMetadata(installDir, fs);
   const path = install?.type === 'link' ? resolve(install.source) : installDir;
   const geminiFile = join(path, GEMINI_MANIFEST);
-  if (existsSync(geminiFile)) return loadGemini(path, installDir, install, options);
+  if (fs.existsSync(geminiFile)) return readGemini(path, installDir, install, { ...options, fs });
   const pluginFile = join(path, CLAUDE_PLUGIN_MANIFEST);
-  if (existsSync(pluginFile)) return loadPlugin(path, installDir, install, options);
+  if (fs.existsSync(pluginFile)) return readPlugin(path, installDir, install, { ...options, fs });
   if (install?.type === 'link')
     options.warnings.push(`Linked extension ${installDir} points to ${path}, which holds no manifest.`);
   return undefined;
 }
 
-function loadGemini(
+function readGemini(
   path: string,
   installDir: string,
   install: InstallMetadata | undefined,
-  options: LoadOptions,
-): Extension | undefined {
+  options: ReadOptions & { fs: DiscoveryFs },
+): ExtensionFiles | undefined {
+  const { fs } = options;
   const file = join(path, GEMINI_MANIFEST);
-  const parsed = parseGeminiManifest(readFileSync(file, 'utf8'), file);
+  const parsed = parseGeminiManifest(fs.readText(file), file);
   if (!parsed.ok) {
     options.warnings.push(parsed.message);
     return undefined;
   }
   const manifest = parsed.value;
-  const settings = readSettingValues(
-    { name: manifest.name, installDir, cwd: options.cwd, env: options.env },
-    manifest.settings,
-    { trusted: options.trusted === true },
-  );
-  if (settings.missing.length > 0) {
-    options.warnings.push(
-      `Extension "${manifest.name}" has settings without a value: ${settings.missing.map((setting) => `${setting.name} (${setting.envVar})`).join(', ')}. Please run "kodo extensions config ${manifest.name} [setting-name]" to configure them.`,
-    );
-  }
-  // Setting values first, then the environment, for `$VAR` in the manifest and hooks.
-  const values = { ...options.env, ...settings.values };
-  const context = { extensionPath: path, workspacePath: options.cwd, values };
   const contextFiles = (manifest.contextFileNames ?? ['GEMINI.md'])
     .map((name) => resolve(path, name))
     .filter((candidate) => {
@@ -130,9 +155,9 @@ function loadGemini(
         );
         return false;
       }
-      return existsSync(candidate);
+      return fs.existsSync(candidate);
     });
-  const hooksFile = join(path, 'hooks', 'hooks.json');
+  const hooks = readHooks(join(path, 'hooks', 'hooks.json'), options.warnings, fs);
   return {
     name: manifest.name,
     version: manifest.version,
@@ -143,58 +168,54 @@ function loadGemini(
     origin: options.origin,
     ...(install ? { install } : {}),
     enabled: true,
-    mcpServers: withSettingEnv(substituteVariables(manifest.mcpServers, context), settings.values),
+    rawMcpServers: manifest.mcpServers,
     contextFiles,
     excludeTools: manifest.excludeTools,
-    commandDirs: existingDirs([join(path, 'commands')]),
-    skillDirs: existingDirs([join(path, 'skills')]),
-    agentDirs: existingDirs([join(path, 'agents')]),
-    ...hooksWithEnv(hooksFrom(hooksFile, context, options.warnings, { plugin: false }), settings.values),
-    ...(existsSync(join(path, 'policies')) ? { policiesDir: join(path, 'policies') } : {}),
+    commandDirs: existingDirs([join(path, 'commands')], fs),
+    skillDirs: existingDirs([join(path, 'skills')], fs),
+    agentDirs: existingDirs([join(path, 'agents')], fs),
+    ...(hooks ? { rawHooks: hooks } : {}),
+    ...(fs.existsSync(join(path, 'policies')) ? { policiesDir: join(path, 'policies') } : {}),
     settings: manifest.settings,
   };
 }
 
-function loadPlugin(
+function readPlugin(
   path: string,
   installDir: string,
   install: InstallMetadata | undefined,
-  options: LoadOptions,
-): Extension | undefined {
+  options: ReadOptions & { fs: DiscoveryFs },
+): ExtensionFiles | undefined {
+  const { fs } = options;
   const file = join(path, CLAUDE_PLUGIN_MANIFEST);
-  const parsed = parseClaudePluginManifest(readFileSync(file, 'utf8'), file);
+  const parsed = parseClaudePluginManifest(fs.readText(file), file);
   if (!parsed.ok) {
     options.warnings.push(parsed.message);
     return undefined;
   }
   const manifest = parsed.value;
-  const context = { extensionPath: path, workspacePath: options.cwd, values: options.env };
   const within = (entries: string[], fallback: string) =>
     existingDirs(
       [join(path, fallback), ...entries.map((entry) => resolve(path, entry))].filter((dir) =>
         inside(path, dir),
       ),
+      fs,
     );
   let mcpServers: Record<string, Record<string, unknown>> = {};
   const mcp = manifest.mcpServers ?? '.mcp.json';
-  const mcpObject = typeof mcp === 'string' ? readJson(resolve(path, mcp), options.warnings) : mcp;
+  const mcpObject = typeof mcp === 'string' ? readJson(resolve(path, mcp), options.warnings, fs) : mcp;
   if (mcpObject) {
     const servers = isRecord(mcpObject.mcpServers) ? mcpObject.mcpServers : mcpObject;
-    mcpServers = substituteVariables(
-      Object.fromEntries(
-        Object.entries(servers).filter((entry): entry is [string, Record<string, unknown>] =>
-          isRecord(entry[1]),
-        ),
+    mcpServers = Object.fromEntries(
+      Object.entries(servers).filter((entry): entry is [string, Record<string, unknown>] =>
+        isRecord(entry[1]),
       ),
-      context,
     );
   }
   const hooks =
     typeof manifest.hooks === 'object'
-      ? hooksObject(manifest.hooks, context, options.warnings, { plugin: true, where: file })
-      : hooksFrom(resolve(path, manifest.hooks ?? 'hooks/hooks.json'), context, options.warnings, {
-          plugin: true,
-        });
+      ? hooksObject(manifest.hooks, options.warnings, file)
+      : readHooks(resolve(path, manifest.hooks ?? 'hooks/hooks.json'), options.warnings, fs);
   return {
     name: manifest.name,
     version: manifest.version ?? '0.0.0',
@@ -205,53 +226,45 @@ function loadPlugin(
     origin: options.origin,
     ...(install ? { install } : {}),
     enabled: true,
-    mcpServers,
+    rawMcpServers: mcpServers,
     contextFiles: [],
     excludeTools: [],
     commandDirs: within(manifest.commands, 'commands'),
     skillDirs: within(manifest.skills, 'skills'),
     agentDirs: within(manifest.agents, 'agents'),
-    ...hooks,
+    ...(hooks ? { rawHooks: hooks } : {}),
     settings: [],
   };
 }
 
-function hooksFrom(
-  file: string,
-  context: Parameters<typeof substituteVariables>[1],
-  warnings: string[],
-  options: { plugin: boolean },
-): { hooks?: Record<string, unknown> } {
-  if (!existsSync(file)) return {};
-  const data = readJson(file, warnings);
-  return data ? hooksObject(data, context, warnings, { ...options, where: file }) : {};
+/** The `hooks` object of a hooks file, as written; undefined when there is no file. */
+function readHooks(file: string, warnings: string[], fs: DiscoveryFs): Record<string, unknown> | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const data = readJson(file, warnings, fs);
+  return data ? hooksObject(data, warnings, file) : undefined;
 }
 
 function hooksObject(
   data: Record<string, unknown>,
-  context: Parameters<typeof substituteVariables>[1],
   warnings: string[],
-  options: { plugin: boolean; where: string },
-): { hooks?: Record<string, unknown> } {
-  const hooks = isRecord(data.hooks) ? data.hooks : undefined;
-  if (!hooks) {
-    warnings.push(`${options.where}: no "hooks" object; ignored.`);
-    return {};
-  }
-  const substituted = substituteVariables(hooks, context);
-  return { hooks: options.plugin ? mapPluginHooks(substituted) : substituted };
+  where: string,
+): Record<string, unknown> | undefined {
+  if (isRecord(data.hooks)) return data.hooks;
+  warnings.push(`${where}: no "hooks" object; ignored.`);
+  return undefined;
 }
 
 function installedClaudePlugins(
   locations: ExtensionLocations,
   warnings: string[],
+  fs: DiscoveryFs,
 ): { path: string; enabled: boolean }[] {
   const file = join(locations.claudePlugins, 'installed_plugins.json');
-  if (!existsSync(file)) return [];
-  const data = readJson(file, warnings);
+  if (!fs.existsSync(file)) return [];
+  const data = readJson(file, warnings, fs);
   const plugins = data && isRecord(data.plugins) ? data.plugins : {};
-  const settings = existsSync(locations.claudeSettings)
-    ? readJson(locations.claudeSettings, warnings)
+  const settings = fs.existsSync(locations.claudeSettings)
+    ? readJson(locations.claudeSettings, warnings, fs)
     : undefined;
   const enabledPlugins = settings && isRecord(settings.enabledPlugins) ? settings.enabledPlugins : {};
   const out: { path: string; enabled: boolean }[] = [];
@@ -269,20 +282,20 @@ function installedClaudePlugins(
   return out;
 }
 
-function readInstallMetadata(dir: string): InstallMetadata | undefined {
+function readInstallMetadata(dir: string, fs: DiscoveryFs): InstallMetadata | undefined {
   const file = join(dir, INSTALL_METADATA_FILE);
-  if (!existsSync(file)) return undefined;
-  const data = readJson(file, []);
+  if (!fs.existsSync(file)) return undefined;
+  const data = readJson(file, [], fs);
   if (!data || typeof data.source !== 'string') return undefined;
   const type =
     data.type === 'git' || data.type === 'link' || data.type === 'github-release' ? data.type : 'local';
   return { source: data.source, type, ...(typeof data.ref === 'string' ? { ref: data.ref } : {}) };
 }
 
-function readJson(file: string, warnings: string[]): Record<string, unknown> | undefined {
+function readJson(file: string, warnings: string[], fs: DiscoveryFs): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = fs.readText(file);
   } catch {
     return undefined;
   }
@@ -294,54 +307,11 @@ function readJson(file: string, warnings: string[]): Record<string, unknown> | u
   return parsed.value;
 }
 
-/**
- * An extension's setting values reach the processes it starts: each local MCP server gets them
- * in its environment (the server's own `env` entries win), as in Gemini CLI.
- */
-function withSettingEnv(
-  servers: Record<string, Record<string, unknown>>,
-  values: Record<string, string>,
-): Record<string, Record<string, unknown>> {
-  if (Object.keys(values).length === 0) return servers;
-  return Object.fromEntries(
-    Object.entries(servers).map(([name, config]) => [
-      name,
-      typeof config.command === 'string'
-        ? { ...config, env: { ...values, ...(isRecord(config.env) ? config.env : {}) } }
-        : config,
-    ]),
-  );
-}
-
-/** …and each of its hook commands, likewise (the hook's own `env` wins). */
-function hooksWithEnv(
-  found: { hooks?: Record<string, unknown> },
-  values: Record<string, string>,
-): { hooks?: Record<string, unknown> } {
-  if (!found.hooks || Object.keys(values).length === 0) return found;
-  const withEnv = (hook: unknown) =>
-    isRecord(hook) && hook.type !== 'prompt'
-      ? { ...hook, env: { ...values, ...(isRecord(hook.env) ? hook.env : {}) } }
-      : hook;
-  const hooks = Object.fromEntries(
-    Object.entries(found.hooks).map(([event, groups]) => [
-      event,
-      Array.isArray(groups)
-        ? groups.map((group) =>
-            isRecord(group) && Array.isArray(group.hooks)
-              ? { ...group, hooks: group.hooks.map(withEnv) }
-              : group,
-          )
-        : groups,
-    ]),
-  );
-  return { hooks };
-}
-
-function subdirs(root: string): string[] {
-  if (!existsSync(root)) return [];
+function subdirs(root: string, fs: DiscoveryFs): string[] {
+  if (!fs.existsSync(root)) return [];
   try {
-    return readdirSync(root, { withFileTypes: true })
+    return fs
+      .list(root)
       .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.startsWith('.'))
       .map((entry) => join(root, entry.name))
       .sort();
@@ -350,8 +320,8 @@ function subdirs(root: string): string[] {
   }
 }
 
-function existingDirs(dirs: string[]): string[] {
-  return [...new Set(dirs)].filter((dir) => existsSync(dir));
+function existingDirs(dirs: string[], fs: DiscoveryFs): string[] {
+  return [...new Set(dirs)].filter((dir) => fs.existsSync(dir));
 }
 
 function inside(root: string, path: string): boolean {

@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
 import { readTextIfExists } from '../utils/fs-read';
 
 export const ENABLEMENT_FILE = 'extension-enablement.json';
@@ -13,18 +14,26 @@ type EnablementData = Record<string, { overrides?: string[] }>;
  * kodo writes only its own.
  */
 export class ExtensionEnablement {
-  constructor(private readonly files: { own: string; readOnly?: readonly string[] }) {}
+  constructor(
+    private readonly files: { own: string; readOnly?: readonly string[] },
+    /** What isEnabled reads through (discovery records it); writes go to the disk directly. */
+    private readonly fs: DiscoveryFs = nodeDiscoveryFs,
+  ) {}
 
-  static inDirs(ownDir: string, otherDirs: readonly string[] = []): ExtensionEnablement {
-    return new ExtensionEnablement({
-      own: join(ownDir, ENABLEMENT_FILE),
-      readOnly: otherDirs.map((dir) => join(dir, ENABLEMENT_FILE)),
-    });
+  static inDirs(
+    ownDir: string,
+    otherDirs: readonly string[] = [],
+    fs: DiscoveryFs = nodeDiscoveryFs,
+  ): ExtensionEnablement {
+    return new ExtensionEnablement(
+      { own: join(ownDir, ENABLEMENT_FILE), readOnly: otherDirs.map((dir) => join(dir, ENABLEMENT_FILE)) },
+      fs,
+    );
   }
 
   isEnabled(name: string, cwd: string): boolean {
     const rules = [...(this.files.readOnly ?? []), this.files.own].flatMap(
-      (file) => readData(file)[name]?.overrides ?? [],
+      (file) => readData(file, this.fs)[name]?.overrides ?? [],
     );
     const target = withSlashes(resolve(cwd));
     let enabled = true;
@@ -65,8 +74,8 @@ function withSlashes(path: string): string {
   return `${normal.startsWith('/') ? '' : '/'}${normal}${normal.endsWith('/') ? '' : '/'}`;
 }
 
-function readData(file: string): EnablementData {
-  const text = readTextIfExists(file);
+function readData(file: string, fs: DiscoveryFs = nodeDiscoveryFs): EnablementData {
+  const text = readTextIfExists(file, fs);
   if (text === undefined) return {};
   try {
     const value: unknown = JSON.parse(text);

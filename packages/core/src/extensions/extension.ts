@@ -37,3 +37,14 @@ export interface Extension {
   policiesDir?: string;
   settings: ExtensionSettingDecl[];
 }
+
+/**
+ * An extension as its files describe it, before this run's values: MCP servers and hooks as
+ * written, variables unsubstituted. It holds no environment or setting values (secrets among
+ * them), so it may be kept between runs; resolveExtension makes the Extension.
+ */
+export interface ExtensionFiles extends Omit<Extension, 'mcpServers' | 'hooks'> {
+  rawMcpServers: Record<string, Record<string, unknown>>;
+  /** The hooks file's `hooks` object (a plugin's in Claude Code's names). */
+  rawHooks?: Record<string, unknown>;
+}

@@ -14,12 +14,8 @@ export {
   projectAgentStatus,
 } from '../agents/project-agents';
 export { agentsPromptSection } from '../agents/prompt';
-export {
-  type CommandScope,
-  type CustomCommand,
-  parseMarkdownCommand,
-  parseTomlCommand,
-} from '../commands/command-file';
+export { parseMarkdownCommand, parseTomlCommand } from '../commands/command-file';
+export type { CommandScope, CustomCommand } from '../commands/definition';
 export { type CommandDiscovery, discoverCommands } from '../commands/discover';
 export {
   CommandExpansionError,
@@ -31,20 +27,19 @@ export {
   type TemplateShellResult,
 } from '../commands/expand';
 export { type CommandDir, commandDirs } from '../commands/locations';
-export {
-  ACTIVATE_SKILL_TOOL,
-  activatedSkillText,
-  createActivateSkillTool,
-  resourceTree,
-} from '../skills/activate-skill';
-export { discoverSkills, enabledSkills, findSkill, type SkillDir } from '../skills/discover';
+export { activatedSkillText, createActivateSkillTool, resourceTree } from '../skills/activate-skill';
+export { ACTIVATE_SKILL_TOOL } from '../skills/activate-skill-spec';
+export type { SkillDefinition, SkillScope } from '../skills/definition';
+export { discoverSkills, type SkillDir } from '../skills/discover';
+export { enabledSkills, findSkill } from '../skills/enabled';
 export { skillDirs } from '../skills/locations';
 export { skillsPromptSection } from '../skills/prompt';
-export { parseSkillFile, type SkillDefinition, type SkillScope } from '../skills/skill-file';
+export { parseSkillFile } from '../skills/skill-file';
 export { consentText } from './consent';
 export { discoverExtensions, loadExtensionDir } from './discover';
 export { ExtensionEnablement } from './enablement';
-export type { Extension, InstallMetadata } from './extension';
+export type { Extensibility, ExtensibilityOptions } from './extensibility';
+export type { Extension, ExtensionFiles, InstallMetadata } from './extension';
 export {
   contentsOf,
   ExtensionInstallError,
@@ -55,12 +50,7 @@ export {
   uninstallExtension,
   updateExtension,
 } from './install';
-export {
-  type Extensibility,
-  type ExtensibilityOptions,
-  ExtensionSelectionError,
-  loadExtensibility,
-} from './load';
+export { discoverExtensibility, ExtensionSelectionError, loadExtensibility } from './load';
 export { type ExtensionLocations, extensionLocations } from './locations';
 export type { ExtensionSettingDecl } from './manifest';
 export {

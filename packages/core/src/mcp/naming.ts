@@ -9,6 +9,8 @@
  * different for different tools.
  */
 
+import { fnv1a } from '../utils/fnv1a';
+
 export const MAX_TOOL_NAME_LENGTH = 63;
 const HASH_LENGTH = 8;
 
@@ -42,19 +44,9 @@ export function uniqueMcpToolName(server: string, tool: string, taken: (name: st
 }
 
 function withHashSuffix(name: string, server: string, tool: string): string {
-  const suffix = `_${fnv1a(`${server}\u0000${tool}`)}`;
+  const suffix = `_${fnv1a(`${server}\u0000${tool}`).toString(16).padStart(HASH_LENGTH, '0')}`;
   const head = name.slice(0, Math.min(name.length, MAX_TOOL_NAME_LENGTH - suffix.length));
   return `${head}${suffix}`;
-}
-
-/** 32-bit FNV-1a as 8 hex digits: tiny, deterministic, and no crypto module to load. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(HASH_LENGTH, '0');
 }
 
 /** How a person sees the tool: `<tool> (<server> MCP Server)`. */

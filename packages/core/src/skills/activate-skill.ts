@@ -1,47 +1,20 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FunctionDeclaration } from '../contracts/messages';
 import type { BuildResult, Tool, ToolContext, ToolInvocation, ToolResult } from '../tools/tool';
 import { compareCodeUnits } from '../utils/compare';
 import { escapeXml } from '../utils/xml';
-import { findSkill } from './discover';
-import type { SkillDefinition } from './skill-file';
+import { type ActivateSkillOptions, activateSkillSpec } from './activate-skill-spec';
+import type { SkillDefinition } from './definition';
+import { findSkill } from './enabled';
 
-export const ACTIVATE_SKILL_TOOL = 'activate_skill';
 const MAX_RESOURCE_ITEMS = 200;
-
-export interface ActivateSkillOptions {
-  /** The enabled skills, read at each request (`/skills enable|disable|reload` change them). */
-  skills: () => readonly SkillDefinition[];
-}
 
 /**
  * `activate_skill {name}`: returns the skill's instructions and a listing of its folder, and lets
- * the read tools reach that folder (read-only) even when it lies outside the workspace. Built by
- * hand rather than with zod: its schema depends on the skills found, and it is declared on the
- * path to the first request.
+ * the read tools reach that folder (read-only) even when it lies outside the workspace.
  */
 export function createActivateSkillTool(options: ActivateSkillOptions): Tool {
-  const tool: Tool = {
-    name: ACTIVATE_SKILL_TOOL,
-    displayName: 'Activate Skill',
-    kind: 'other',
-    get description() {
-      return describeTool(options.skills());
-    },
-    declaration(): FunctionDeclaration {
-      const skills = options.skills();
-      const names = skills.map((skill) => skill.name);
-      const name =
-        names.length > 0
-          ? { type: 'string', enum: names, description: 'The name of the skill to activate.' }
-          : { type: 'string', description: 'No skills are currently available.' };
-      return {
-        name: ACTIVATE_SKILL_TOOL,
-        description: describeTool(skills),
-        parametersJsonSchema: { type: 'object', properties: { name }, required: ['name'] },
-      };
-    },
+  const tool: Tool = Object.assign(activateSkillSpec(options), {
     build(args: unknown, ctx: ToolContext): BuildResult {
       const name = (args as { name?: unknown } | null)?.name;
       if (typeof name !== 'string' || name.trim() === '') {
@@ -63,15 +36,8 @@ export function createActivateSkillTool(options: ActivateSkillOptions): Tool {
       }
       return { ok: true, invocation: invocationFor(tool, skill, ctx) };
     },
-  };
+  });
   return tool;
-}
-
-function describeTool(skills: readonly SkillDefinition[]): string {
-  const base =
-    "Activates an Agent Skill: returns the skill's instructions and the list of its resource files, which can then be read with the file tools. Use it when the task matches a skill's description in the system prompt.";
-  if (skills.length === 0) return base;
-  return `${base} (Available: ${skills.map((skill) => `'${skill.name}'`).join(', ')})`;
 }
 
 function invocationFor(tool: Tool, skill: SkillDefinition, ctx: ToolContext): ToolInvocation {

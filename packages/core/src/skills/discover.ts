@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareCodeUnits } from '../utils/compare';
-import { hasStringFields, isRecord } from '../utils/is-record';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
+import { isRecord } from '../utils/is-record';
 import { type FileStamp, fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
-import { parseSkillFile, type SkillDefinition, type SkillScope } from './skill-file';
+import { isSkillDefinition, type SkillDefinition, type SkillScope } from './definition';
+import { parseSkillFile } from './skill-file';
 
 /** One folder of skills and the tier it belongs to. */
 export interface SkillDir {
@@ -28,18 +29,19 @@ export interface SkillDiscovery {
  */
 export async function discoverSkills(
   dirs: readonly SkillDir[],
-  options: { cache?: ParsedFileCache } = {},
+  options: { cache?: ParsedFileCache; fs?: DiscoveryFs } = {},
 ): Promise<SkillDiscovery> {
   const cache = options.cache ?? ParsedFileCache.disabled();
+  const fs = options.fs ?? nodeDiscoveryFs;
   const byName = new Map<string, SkillDefinition>();
   const seen = new Set<string>();
   const warnings: string[] = [];
   for (const source of dirs) {
-    for (const file of skillFiles(source.dir)) {
-      const stamp = fileStamp(file);
+    for (const file of skillFiles(source.dir, fs)) {
+      const stamp = fileStamp(file, fs);
       if (!stamp || seen.has(stamp.identity)) continue;
       seen.add(stamp.identity);
-      const skill = await readSkill(file, stamp, source, cache);
+      const skill = await readSkill(file, stamp, source, { cache, fs });
       if (!skill) continue;
       const key = skill.name.toLowerCase();
       const previous = byName.get(key);
@@ -56,27 +58,12 @@ export async function discoverSkills(
   return { skills: [...byName.values()], warnings };
 }
 
-/** The skills not named in `disabled` (case-insensitive). */
-export function enabledSkills(
-  skills: readonly SkillDefinition[],
-  disabled: readonly string[],
-): SkillDefinition[] {
-  const off = new Set(disabled.map((name) => name.toLowerCase()));
-  return skills.filter((skill) => !off.has(skill.name.toLowerCase()));
-}
-
-/** Finds a skill by name, ignoring case. */
-export function findSkill(skills: readonly SkillDefinition[], name: string): SkillDefinition | undefined {
-  const key = name.trim().toLowerCase();
-  return skills.find((skill) => skill.name.toLowerCase() === key);
-}
-
 /** The skill in `file` (undefined: not a skill, or unreadable), from the cache when it is current. */
 async function readSkill(
   file: string,
   stamp: FileStamp,
   source: SkillDir,
-  cache: ParsedFileCache,
+  { cache, fs }: { cache: ParsedFileCache; fs: DiscoveryFs },
 ): Promise<SkillDefinition | undefined> {
   // The parse depends on the text and on the tier it was found in.
   const name = `skill\0${source.scope}\0${source.extensionName ?? ''}\0${file}`;
@@ -84,7 +71,7 @@ async function readSkill(
   if (isCachedSkill(cached)) return cached.skill ?? undefined;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = fs.readText(file);
   } catch {
     return undefined;
   }
@@ -98,18 +85,18 @@ function isCachedSkill(value: unknown): value is { skill: SkillDefinition | null
   if (!isRecord(value)) return false;
   const skill = value.skill;
   if (skill === null) return true;
-  return hasStringFields(skill, ['name', 'description', 'body', 'location', 'dir', 'scope']);
+  return isSkillDefinition(skill);
 }
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
 /** `SKILL.md` in `dir` and in each of its folders: candidates, which may not exist. */
-function skillFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
+function skillFiles(dir: string, fs: DiscoveryFs): string[] {
+  if (!fs.existsSync(dir)) return [];
   const files = [join(dir, 'SKILL.md')];
   let entries: import('node:fs').Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = fs.list(dir);
   } catch {
     return files;
   }

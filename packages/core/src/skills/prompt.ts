@@ -1,5 +1,5 @@
 import { escapeXml } from '../utils/xml';
-import type { SkillDefinition } from './skill-file';
+import type { SkillDefinition } from './definition';
 
 /**
  * The system prompt's skill section: only each skill's name, description and location, so a

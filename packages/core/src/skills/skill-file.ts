@@ -1,23 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { parseFrontmatter } from '../utils/frontmatter';
-
-/** Where a skill came from, lowest precedence first (a later tier wins a name clash). */
-export type SkillScope = 'builtin' | 'extension' | 'user' | 'workspace';
-
-export interface SkillDefinition {
-  /** The name the model and `/skills` use (sanitised; lookups ignore case). */
-  name: string;
-  description: string;
-  /** The SKILL.md body: the instructions the model gets on activation. */
-  body: string;
-  /** Absolute path of SKILL.md. */
-  location: string;
-  /** The skill's folder: its resources. */
-  dir: string;
-  scope: SkillScope;
-  /** The extension or plugin that brings it. */
-  extensionName?: string;
-}
+import type { SkillDefinition, SkillScope } from './definition';
 
 /**
  * Reads one SKILL.md. Gemini CLI wants `name` and `description` in the frontmatter; Claude Code

@@ -1,15 +1,15 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type DiscoveryFs, nodeDiscoveryFs } from './discovery-fs';
 
 // Reads on the way to the first request. Most paths kodo looks at do not exist (settings of
 // other tools, optional folders); a failed sync call throws an Error with a captured stack,
 // ~20× the cost of the `existsSync` that avoids it.
 
 /** The file's text, or undefined when it does not exist or cannot be read. */
-export function readTextIfExists(file: string): string | undefined {
-  if (!existsSync(file)) return undefined;
+export function readTextIfExists(file: string, fs: DiscoveryFs = nodeDiscoveryFs): string | undefined {
+  if (!fs.existsSync(file)) return undefined;
   try {
-    return readFileSync(file, 'utf8');
+    return fs.readText(file);
   } catch {
     return undefined;
   }
@@ -20,12 +20,7 @@ export function readTextIfExists(file: string): string | undefined {
  * links to the first): its device and inode, or the resolved path when nothing is there. One
  * `stat`, where a realpath reads the link of every component of the path.
  */
-export function pathIdentity(path: string): string {
-  try {
-    const stats = statSync(path, { throwIfNoEntry: false, bigint: true });
-    if (stats) return `${stats.dev}:${stats.ino}`;
-  } catch {
-    // ENOTDIR, EACCES…: not a file kodo can read either.
-  }
-  return resolve(path);
+export function pathIdentity(path: string, fs: DiscoveryFs = nodeDiscoveryFs): string {
+  const stats = fs.stat(path);
+  return stats ? `${stats.dev}:${stats.ino}` : resolve(path);
 }

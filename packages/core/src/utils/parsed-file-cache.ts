@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { type DiscoveryFs, nodeDiscoveryFs } from './discovery-fs';
 import { readTextIfExists } from './fs-read';
 import { isRecord } from './is-record';
 
@@ -21,14 +22,8 @@ export interface FileStamp {
  * nothing readable is there or it is not a file. ctime moves on every write and on `utimes`, so
  * a rewrite that keeps the size and mtime still changes the version.
  */
-export function fileStamp(path: string): FileStamp | undefined {
-  let stats: import('node:fs').BigIntStats | undefined;
-  try {
-    stats = statSync(path, { throwIfNoEntry: false, bigint: true });
-  } catch {
-    // ENOTDIR, EACCES…: not a file kodo can read either.
-    return undefined;
-  }
+export function fileStamp(path: string, fs: DiscoveryFs = nodeDiscoveryFs): FileStamp | undefined {
+  const stats = fs.stat(path);
   if (!stats?.isFile()) return undefined;
   return {
     identity: `${stats.dev}:${stats.ino}`,

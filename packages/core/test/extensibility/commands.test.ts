@@ -1,6 +1,6 @@
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CustomCommand } from '../../src/commands/command-file';
+import type { CustomCommand } from '../../src/commands/definition';
 import { discoverCommands } from '../../src/commands/discover';
 import {
   CommandExpansionError,

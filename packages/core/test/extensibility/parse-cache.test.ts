@@ -90,7 +90,7 @@ describe('parsed skill and agent files across runs', () => {
     ws = createTempWorkspace({ 'project/.kodo/agents/helper.md': agent('helper', 'helps') });
     const cwd = join(ws.root, 'project');
     const env = { HOME: join(ws.root, 'home'), KODO_HOME: join(ws.root, 'home/.kodo') };
-    const load = () => loadExtensibility({ cwd, env, trusted: true, parseCacheKey: 'build' });
+    const load = () => loadExtensibility({ cwd, env, trusted: true, buildKey: 'build' });
     const pending = (await load()).unacknowledgedAgents;
     expect(pending.map((entry) => entry.name)).toEqual(['helper']);
     acknowledgeProjectAgents({ cwd, env }, pending);
@@ -112,7 +112,7 @@ describe('parsed skill and agent files across runs', () => {
     const env = { HOME: join(ws.root, 'home'), KODO_HOME: join(ws.root, 'home/.kodo') };
     await loadExtensibility({ cwd, env, trusted: true });
     expect(existsSync(parsedFilesCache(env))).toBe(false);
-    const untrusted = await loadExtensibility({ cwd, env, trusted: false, parseCacheKey: 'build' });
+    const untrusted = await loadExtensibility({ cwd, env, trusted: false, buildKey: 'build' });
     expect(untrusted.skills.map((entry) => entry.name)).toEqual(['u']);
     const text = readFileSync(parsedFilesCache(env), 'utf8');
     expect(text).toContain('user skill');

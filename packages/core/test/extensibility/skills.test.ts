@@ -1,7 +1,8 @@
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActivateSkillTool } from '../../src/skills/activate-skill';
-import { discoverSkills, enabledSkills } from '../../src/skills/discover';
+import { discoverSkills } from '../../src/skills/discover';
+import { enabledSkills } from '../../src/skills/enabled';
 import { skillDirs } from '../../src/skills/locations';
 import { skillsPromptSection } from '../../src/skills/prompt';
 import { parseFrontmatter } from '../../src/utils/frontmatter';

@@ -1,0 +1,121 @@
+import type { PendingAgent } from '../agents/acknowledgements';
+import { type AgentDefinition, isAgentDefinition } from '../agents/definition';
+import { type CustomCommand, isCustomCommand } from '../commands/definition';
+import { isSkillDefinition, type SkillDefinition } from '../skills/definition';
+import { enabledSkills } from '../skills/enabled';
+import { hasStringFields, isRecord } from '../utils/is-record';
+import type { Extension, ExtensionFiles } from './extension';
+import { resolveExtension } from './resolve';
+
+export interface ExtensibilityOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Untrusted folders contribute no commands, skills or agents of their own. */
+  trusted: boolean;
+  /** `-e/--extensions`: only these (case-insensitive); `['none']` turns all off; absent = the enabled ones. */
+  only?: readonly string[];
+  /** `skills.enabled: false` turns skills off. */
+  skillsEnabled?: boolean;
+  /** `skills.disabled`, the union over the settings scopes. */
+  disabledSkills?: readonly string[];
+  /** Built-in slash command names, which keep their names on a clash. */
+  reservedCommands?: readonly string[];
+  /**
+   * `false` leaves custom commands out (none are read or parsed): a headless prompt that does not
+   * start with `/` never runs one. Default true.
+   */
+  commands?: boolean;
+  /**
+   * Names the build that discovers, and turns on the caches kept in `<kodo home>/cache`: what
+   * an earlier run of this build found (discovery-snapshot.ts), and its parses of skill and
+   * agent files. Absent (runs from source, tests): nothing is cached.
+   */
+  buildKey?: string;
+  /** Milliseconds since the epoch (tests move it; see writeSnapshot's racy window). */
+  clock?: () => number;
+}
+
+export interface Extensibility {
+  /** Every installed extension, with `enabled` as it applies to this run. */
+  extensions: Extension[];
+  /** The enabled ones. */
+  active: Extension[];
+  commands: CustomCommand[];
+  /** Every skill found (disabled ones included, for `/skills list`). */
+  allSkills: SkillDefinition[];
+  /** The skills the model is offered. */
+  skills: SkillDefinition[];
+  /** Built-ins first, then the files, first registration of a name winning. */
+  agents: AgentDefinition[];
+  /** Project agents held back: new or changed since the person acknowledged them. */
+  unacknowledgedAgents: PendingAgent[];
+  warnings: string[];
+}
+
+/**
+ * What discovery found in the files, before this run's values: everything in Extensibility that
+ * depends only on the files read and on the options a discovery snapshot is keyed by. It holds
+ * no environment or setting values, so a snapshot may keep it.
+ */
+export interface DiscoveredFiles {
+  /** `-e` applied. */
+  extensions: ExtensionFiles[];
+  commands: CustomCommand[];
+  skills: SkillDefinition[];
+  agents: AgentDefinition[];
+  unacknowledgedAgents: PendingAgent[];
+  warnings: string[];
+}
+
+/**
+ * Extensibility from what the files say: each extension resolved against this run (its
+ * settings' values, variables; see resolveExtension) and the disabled skills left out.
+ */
+export function finishExtensibility(found: DiscoveredFiles, options: ExtensibilityOptions): Extensibility {
+  const warnings = [...found.warnings];
+  const place = { cwd: options.cwd, env: options.env, trusted: options.trusted };
+  const extensions = found.extensions.map((files) => resolveExtension(files, place, warnings));
+  return {
+    extensions,
+    active: extensions.filter((extension) => extension.enabled),
+    commands: found.commands,
+    allSkills: found.skills,
+    skills: enabledSkills(found.skills, options.disabledSkills ?? []),
+    agents: found.agents,
+    unacknowledgedAgents: found.unacknowledgedAgents,
+    warnings,
+  };
+}
+
+/** Whether data read back from a snapshot has DiscoveredFiles' shape (else it is rediscovered). */
+export function isDiscoveredFiles(value: unknown): value is DiscoveredFiles {
+  if (!isRecord(value)) return false;
+  const every = (list: unknown, check: (item: unknown) => boolean) =>
+    Array.isArray(list) && list.every(check);
+  return (
+    every(value.extensions, isExtensionFiles) &&
+    every(value.commands, isCustomCommand) &&
+    every(value.skills, isSkillDefinition) &&
+    every(value.agents, isAgentDefinition) &&
+    every(value.unacknowledgedAgents, (agent) => hasStringFields(agent, ['name', 'path', 'hash'])) &&
+    every(value.warnings, (line) => typeof line === 'string')
+  );
+}
+
+const STRING_LISTS = ['contextFiles', 'excludeTools', 'commandDirs', 'skillDirs', 'agentDirs'] as const;
+
+function isExtensionFiles(value: unknown): value is ExtensionFiles {
+  return (
+    hasStringFields(value, ['name', 'version', 'kind', 'path', 'installDir', 'origin']) &&
+    typeof value.enabled === 'boolean' &&
+    isRecord(value.rawMcpServers) &&
+    Object.values(value.rawMcpServers).every(isRecord) &&
+    (value.rawHooks === undefined || isRecord(value.rawHooks)) &&
+    STRING_LISTS.every((key) => {
+      const list = value[key];
+      return Array.isArray(list) && list.every((item) => typeof item === 'string');
+    }) &&
+    Array.isArray(value.settings) &&
+    value.settings.every((setting) => hasStringFields(setting, ['name', 'envVar']))
+  );
+}

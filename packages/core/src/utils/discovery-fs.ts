@@ -1,0 +1,124 @@
+import { type BigIntStats, type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Discovery of what users bring (extensions, commands, skills, agents) reads many small files
+// and folders on every start. It reads them only through a DiscoveryFs, so one recording
+// instance can list every path a discovery depended on, with a stamp of what it found there:
+// a later run whose paths all have the same stamps would find the same (discovery-snapshot.ts).
+
+/** The reads discovery makes. Each behaves as the node:fs call it names. */
+export interface DiscoveryFs {
+  /** `statSync(path, {bigint})`, symlinks followed; undefined when nothing readable is there. */
+  stat(path: string): BigIntStats | undefined;
+  existsSync(path: string): boolean;
+  /** `readFileSync(path, 'utf8')`: throws as it does. */
+  readText(path: string): string;
+  /** `readdirSync(dir, {withFileTypes: true})`: throws as it does. */
+  list(dir: string): Dirent[];
+  /**
+   * Every file and folder below `dir` as a relative path, as Node 20's `readdirSync(dir,
+   * {recursive: true})` gives them: symlinked folders followed, though each folder only once
+   * (a link back up does not loop). Throws when a folder cannot be listed.
+   */
+  listTree(dir: string): string[];
+}
+
+function statOrUndefined(path: string): BigIntStats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false, bigint: true });
+  } catch {
+    // ENOTDIR, EACCES…: nothing kodo can read either.
+    return undefined;
+  }
+}
+
+function listTree(fs: DiscoveryFs, root: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (dir: string, prefix: string) => {
+    const stats = fs.stat(dir);
+    const identity = stats ? `${stats.dev}:${stats.ino}` : dir;
+    if (seen.has(identity)) return;
+    seen.add(identity);
+    for (const entry of fs.list(dir)) {
+      const relative = prefix === '' ? entry.name : join(prefix, entry.name);
+      out.push(relative);
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() || (entry.isSymbolicLink() && fs.stat(path)?.isDirectory()))
+        visit(path, relative);
+    }
+  };
+  visit(root, '');
+  return out;
+}
+
+/** The plain file system. */
+export const nodeDiscoveryFs: DiscoveryFs = {
+  stat: statOrUndefined,
+  existsSync,
+  readText: (path) => readFileSync(path, 'utf8'),
+  list: (dir) => readdirSync(dir, { withFileTypes: true }),
+  listTree: (dir) => listTree(nodeDiscoveryFs, dir),
+};
+
+/** What a path held: `-` nothing (or nothing readable), else its type, identity and version. */
+export function pathStamp(stats: BigIntStats | undefined): string {
+  if (!stats) return '-';
+  const type = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : 'o';
+  return `${type}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+/** The stamp `path` has now. */
+export function currentPathStamp(path: string): string {
+  return pathStamp(statOrUndefined(path));
+}
+
+/**
+ * The file system, noting the stamp of every path it is asked about (a folder's stamp moves when
+ * an entry is added, removed or renamed in it). The stamp is taken before the read, so a change
+ * made during the read shows as a different stamp next time, never as a stale match.
+ */
+export class RecordingDiscoveryFs implements DiscoveryFs {
+  private readonly stamps = new Map<string, string>();
+  /** The latest mtime or ctime seen, in ns since the epoch. */
+  private newest = 0n;
+
+  stat(path: string): BigIntStats | undefined {
+    const stats = statOrUndefined(path);
+    if (!this.stamps.has(path)) {
+      this.stamps.set(path, pathStamp(stats));
+      // bigints: Math.max takes numbers only.
+      if (stats && stats.mtimeNs > this.newest) this.newest = stats.mtimeNs;
+      if (stats && stats.ctimeNs > this.newest) this.newest = stats.ctimeNs;
+    }
+    return stats;
+  }
+
+  existsSync(path: string): boolean {
+    return this.stat(path) !== undefined;
+  }
+
+  readText(path: string): string {
+    this.stat(path);
+    return readFileSync(path, 'utf8');
+  }
+
+  list(dir: string): Dirent[] {
+    this.stat(dir);
+    return readdirSync(dir, { withFileTypes: true });
+  }
+
+  listTree(dir: string): string[] {
+    return listTree(this, dir);
+  }
+
+  /** Every path asked about, with its stamp, in the order first asked. */
+  observations(): [path: string, stamp: string][] {
+    return [...this.stamps];
+  }
+
+  /** When the most recently changed of those paths changed (ns since the epoch; 0 if none). */
+  newestChangeNs(): bigint {
+    return this.newest;
+  }
+}
