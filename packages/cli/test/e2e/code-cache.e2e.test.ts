@@ -3,8 +3,7 @@
 // from V8's code cache, and behaves the same with the loader switched off.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fnv1a } from '../../src/code-cache-file';
