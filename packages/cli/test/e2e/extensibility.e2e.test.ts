@@ -182,6 +182,12 @@ describe('skills', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  const editProjectSkill = () =>
+    writeFileIn(
+      join(dirs.workspace, '.gemini', 'skills', 'gem-proj', 'SKILL.md'),
+      '---\nname: gem-proj\ndescription: Now does another thing\n---\nNew instructions.\n',
+    );
+
   it('offers a skill as it is now after an edit between runs (parse cache), and runs past a damaged cache', async () => {
     writeSkills();
     const cacheFile = join(dirs.home, 'cache', 'parsed-files.json');
@@ -190,10 +196,7 @@ describe('skills', () => {
     });
     expect((await kodo(['-p', 'one'])).code).toBe(0);
     expect(readFileSync(cacheFile, 'utf8')).toContain('Does the gem-proj thing');
-    writeFileIn(
-      join(dirs.workspace, '.gemini', 'skills', 'gem-proj', 'SKILL.md'),
-      '---\nname: gem-proj\ndescription: Now does another thing\n---\nNew instructions.\n',
-    );
+    editProjectSkill();
     expect((await kodo(['-p', 'two'])).code).toBe(0);
     expect(systemText(1)).toContain('<description>Now does another thing</description>');
     expect(systemText(1)).not.toContain('Does the gem-proj thing');
@@ -246,10 +249,7 @@ describe('skills', () => {
     }
     // activate_skill, declared from the snapshot, loads its implementation when called.
     expect(JSON.stringify(lastResponse(2))).toContain('Instructions for gem-proj.');
-    writeFileIn(
-      join(dirs.workspace, '.gemini', 'skills', 'gem-proj', 'SKILL.md'),
-      '---\nname: gem-proj\ndescription: Now does another thing\n---\nNew instructions.\n',
-    );
+    editProjectSkill();
     expect((await kodo(['-p', 'three'])).code).toBe(0);
     expect(systemText(3)).toContain('<description>Now does another thing</description>');
     expect(systemText(3)).not.toContain('As the snapshot tells it');
