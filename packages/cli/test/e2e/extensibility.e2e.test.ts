@@ -182,6 +182,8 @@ describe('skills', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  /** kodo's caches keep nothing of files changed in the last 2 s (RACY_WINDOW_NS). */
+  const pastRacyWindow = () => new Promise((done) => setTimeout(done, 2_100));
   const editProjectSkill = () =>
     writeFileIn(
       join(dirs.workspace, '.gemini', 'skills', 'gem-proj', 'SKILL.md'),
@@ -190,6 +192,7 @@ describe('skills', () => {
 
   it('offers a skill as it is now after an edit between runs (parse cache), and runs past a damaged cache', async () => {
     writeSkills();
+    await pastRacyWindow();
     const cacheFile = join(dirs.home, 'cache', 'parsed-files.json');
     mock = await startGeminiMock({
       script: [1, 2, 3].map(() => ({ chunks: geminiTextReply('ok') })),
@@ -210,8 +213,7 @@ describe('skills', () => {
 
   it("takes an unchanged setup from the last run's discovery snapshot, without the discovery code, and sees an edit", async () => {
     writeSkills();
-    // A snapshot is kept only of files older than its racy window (2 s).
-    await new Promise((done) => setTimeout(done, 2_100));
+    await pastRacyWindow();
     mock = await startGeminiMock({
       script: [
         { chunks: geminiTextReply('ok') },

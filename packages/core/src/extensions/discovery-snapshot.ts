@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeHome, geminiHome, kodoHome, userHome } from '../config/paths';
-import { currentPathStamp, type RecordingDiscoveryFs } from '../utils/discovery-fs';
+import { currentPathStamp, isRacyChange, type RecordingDiscoveryFs } from '../utils/discovery-fs';
 import { fnv1a } from '../utils/fnv1a';
 import { readTextIfExists } from '../utils/fs-read';
 import { isRecord } from '../utils/is-record';
@@ -26,8 +26,6 @@ import { type DiscoveredFiles, type ExtensibilityOptions, isDiscoveredFiles } fr
 // lives in the user's kodo home (0600 in a 0700 folder), per build and per project.
 
 const VERSION = 1;
-/** Changes this recent may share a timestamp tick with a later edit; such a run saves nothing. */
-const RACY_WINDOW_NS = 2_000_000_000n;
 /** A bigger snapshot (long skill bodies…) would cost more to read than discovery saves. */
 const MAX_SNAPSHOT_BYTES = 256 * 1024;
 /** Snapshots kept (projects × builds × prompt or command runs); the oldest go first. */
@@ -93,7 +91,7 @@ export function readSnapshot(location: SnapshotLocation): DiscoveredFiles | unde
 
 /**
  * Keeps what a discovery through `fs` found. Not when a path it read changed within the racy
- * window before `startedNs` (a same-size edit in the same timestamp tick would keep the stamp),
+ * window before `startedMs` (a same-size edit in the same timestamp tick would keep the stamp),
  * nor when the snapshot would be large. Written beside and renamed into place, so a concurrent
  * run reads the old or the new one; best effort (a read-only home runs without snapshots).
  */
@@ -101,9 +99,9 @@ export function writeSnapshot(
   location: SnapshotLocation,
   fs: RecordingDiscoveryFs,
   found: DiscoveredFiles,
-  startedNs: bigint,
+  startedMs: number,
 ): boolean {
-  if (fs.newestChangeNs() > startedNs - RACY_WINDOW_NS) return false;
+  if (isRacyChange(fs.newestChangeNs(), startedMs)) return false;
   const text = JSON.stringify({
     version: VERSION,
     key: location.key,

@@ -31,7 +31,7 @@ export interface ExtensibilityOptions {
    * agent files. Absent (runs from source, tests): nothing is cached.
    */
   buildKey?: string;
-  /** Milliseconds since the epoch (tests move it; see writeSnapshot's racy window). */
+  /** Milliseconds since the epoch (tests move it past the caches' racy window, RACY_WINDOW_NS). */
   clock?: () => number;
 }
 

@@ -45,10 +45,10 @@ export async function loadExtensibility(options: ExtensibilityOptions): Promise<
  */
 export async function discoverExtensibility(options: ExtensibilityOptions): Promise<Extensibility> {
   if (!options.buildKey) return finishExtensibility(await discoverFiles(options, nodeDiscoveryFs), options);
-  const startedNs = BigInt((options.clock ?? Date.now)()) * 1_000_000n;
+  const startedMs = (options.clock ?? Date.now)();
   const fs = new RecordingDiscoveryFs();
   const found = await discoverFiles(options, fs);
-  writeSnapshot(snapshotLocation({ ...options, buildKey: options.buildKey }), fs, found, startedNs);
+  writeSnapshot(snapshotLocation({ ...options, buildKey: options.buildKey }), fs, found, startedMs);
   return finishExtensibility(found, options);
 }
 
@@ -71,7 +71,11 @@ async function discoverFiles(options: ExtensibilityOptions, fs: DiscoveryFs): Pr
       );
   const place = { cwd: options.cwd, env, trusted: options.trusted };
   const cache = options.buildKey
-    ? ParsedFileCache.open(parsedFilesCache(env), options.buildKey)
+    ? ParsedFileCache.open(
+        parsedFilesCache(env),
+        options.buildKey,
+        options.clock ? { clock: options.clock } : {},
+      )
     : ParsedFileCache.disabled();
   const [commands, skills, agents] = await Promise.all([
     options.commands === false

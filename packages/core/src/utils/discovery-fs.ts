@@ -61,6 +61,19 @@ export const nodeDiscoveryFs: DiscoveryFs = {
   listTree: (dir) => listTree(nodeDiscoveryFs, dir),
 };
 
+/**
+ * How recent a change may be and still share a timestamp tick with a later one: file times come
+ * from a clock that advances in ticks (a jiffy, or 2 s on FAT), so a same-size edit within one
+ * tick of a read keeps the stamp the read saw. A cache keeps nothing read from a file changed
+ * this recently (git's index treats such entries as "racy" for the same reason).
+ */
+export const RACY_WINDOW_NS = 2_000_000_000n;
+
+/** Whether a change at `changedNs` (ns since the epoch) is within the racy window of `nowMs`. */
+export function isRacyChange(changedNs: bigint, nowMs: number): boolean {
+  return changedNs > BigInt(Math.floor(nowMs)) * 1_000_000n - RACY_WINDOW_NS;
+}
+
 /** What a path held: `-` nothing (or nothing readable), else its type, identity and version. */
 export function pathStamp(stats: BigIntStats | undefined): string {
   if (!stats) return '-';

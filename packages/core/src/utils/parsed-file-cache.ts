@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DiscoveryFs, nodeDiscoveryFs } from './discovery-fs';
+import { type DiscoveryFs, isRacyChange, nodeDiscoveryFs } from './discovery-fs';
 import { readTextIfExists } from './fs-read';
 import { isRecord } from './is-record';
 
@@ -15,6 +15,8 @@ export interface FileStamp {
   /** Equal for two paths that reach the same file (symlinks, `..`). */
   identity: string;
   version: string;
+  /** The later of mtime and ctime, in ns since the epoch. */
+  changedNs: bigint;
 }
 
 /**
@@ -28,7 +30,13 @@ export function fileStamp(path: string, fs: DiscoveryFs = nodeDiscoveryFs): File
   return {
     identity: `${stats.dev}:${stats.ino}`,
     version: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`,
+    changedNs: laterOf(stats.mtimeNs, stats.ctimeNs),
   };
+}
+
+/** bigints: Math.max takes numbers only. */
+function laterOf(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 /** How many files one save keeps at most; the least recently parsed go first. */
@@ -55,6 +63,7 @@ export class ParsedFileCache {
   private constructor(
     private readonly where: { file: string; key: string } | undefined,
     private readonly entries: Map<string, Entry>,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** A cache that remembers nothing (runs from source, tests). */
@@ -66,7 +75,7 @@ export class ParsedFileCache {
    * The cache stored in `file`, or an empty one when the file is missing, unreadable, damaged
    * or written by another build (`key`: parsing may differ between builds).
    */
-  static open(file: string, key: string): ParsedFileCache {
+  static open(file: string, key: string, options: { clock?: () => number } = {}): ParsedFileCache {
     const entries = new Map<string, Entry>();
     const text = readTextIfExists(file);
     if (text !== undefined) {
@@ -82,7 +91,7 @@ export class ParsedFileCache {
         // A damaged cache is an empty one; the next save replaces it.
       }
     }
-    return new ParsedFileCache({ file, key }, entries);
+    return new ParsedFileCache({ file, key }, entries, options.clock);
   }
 
   /**
@@ -100,9 +109,12 @@ export class ParsedFileCache {
     return undefined;
   }
 
-  /** Remembers a parse (a JSON value) of the file as `stamp` describes it. */
+  /**
+   * Remembers a parse (a JSON value) of the file as `stamp` describes it; not when the file
+   * changed within the racy window (see RACY_WINDOW_NS): it is parsed again next time.
+   */
   set(name: string, stamp: FileStamp, value: unknown): void {
-    if (!this.where) return;
+    if (!this.where || isRacyChange(stamp.changedNs, this.clock())) return;
     this.entries.delete(name);
     this.entries.set(name, { stamp: stampText(stamp), value });
     this.used.add(name);

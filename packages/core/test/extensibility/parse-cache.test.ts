@@ -11,6 +11,9 @@ import { ParsedFileCache } from '../../src/utils/parsed-file-cache';
 let ws: TempWorkspace | undefined;
 afterEach(() => ws?.cleanup());
 
+/** The files are written just now: a clock 10 s ahead puts them outside the racy window. */
+const later = { clock: () => Date.now() + 10_000 };
+
 const skill = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
 const agent = (name: string, description: string) =>
@@ -29,7 +32,7 @@ describe('parsed skill and agent files across runs', () => {
     const skillDirs = [{ dir: join(ws.root, 'skills'), scope: 'user' as const }];
     const agentDirs = [{ dir: join(ws.root, 'agents'), scope: 'user' as const, format: 'claude' as const }];
     const run = async () => {
-      const cache = ParsedFileCache.open(store, 'build');
+      const cache = ParsedFileCache.open(store, 'build', later);
       const skills = await discoverSkills(skillDirs, { cache });
       const agents = await discoverAgents(agentDirs, { cache });
       cache.save();
@@ -60,7 +63,7 @@ describe('parsed skill and agent files across runs', () => {
     });
     const store = join(ws.root, 'cache.json');
     const run = async () => {
-      const cache = ParsedFileCache.open(store, 'build');
+      const cache = ParsedFileCache.open(store, 'build', later);
       const skills = await discoverSkills([{ dir: join(ws!.root, 'skills'), scope: 'user' }], { cache });
       const agents = await discoverAgents(
         [{ dir: join(ws!.root, 'agents'), scope: 'user', format: 'claude' }],
@@ -90,7 +93,7 @@ describe('parsed skill and agent files across runs', () => {
     ws = createTempWorkspace({ 'project/.kodo/agents/helper.md': agent('helper', 'helps') });
     const cwd = join(ws.root, 'project');
     const env = { HOME: join(ws.root, 'home'), KODO_HOME: join(ws.root, 'home/.kodo') };
-    const load = () => loadExtensibility({ cwd, env, trusted: true, buildKey: 'build' });
+    const load = () => loadExtensibility({ cwd, env, trusted: true, buildKey: 'build', ...later });
     const pending = (await load()).unacknowledgedAgents;
     expect(pending.map((entry) => entry.name)).toEqual(['helper']);
     acknowledgeProjectAgents({ cwd, env }, pending);
@@ -112,7 +115,7 @@ describe('parsed skill and agent files across runs', () => {
     const env = { HOME: join(ws.root, 'home'), KODO_HOME: join(ws.root, 'home/.kodo') };
     await loadExtensibility({ cwd, env, trusted: true });
     expect(existsSync(parsedFilesCache(env))).toBe(false);
-    const untrusted = await loadExtensibility({ cwd, env, trusted: false, buildKey: 'build' });
+    const untrusted = await loadExtensibility({ cwd, env, trusted: false, buildKey: 'build', ...later });
     expect(untrusted.skills.map((entry) => entry.name)).toEqual(['u']);
     const text = readFileSync(parsedFilesCache(env), 'utf8');
     expect(text).toContain('user skill');

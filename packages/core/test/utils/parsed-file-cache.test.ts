@@ -7,6 +7,9 @@ import { fileStamp, ParsedFileCache } from '../../src/utils/parsed-file-cache';
 let ws: TempWorkspace | undefined;
 afterEach(() => ws?.cleanup());
 
+/** The files are written just now: a clock 10 s ahead puts them outside the racy window. */
+const later = { clock: () => Date.now() + 10_000 };
+
 describe('fileStamp', () => {
   it('names a file the same through a symlink or a hard link, and nothing for folders and missing paths', () => {
     ws = createTempWorkspace({ 'a.md': 'text', 'dir/x': '' });
@@ -43,11 +46,11 @@ describe('ParsedFileCache', () => {
 
   it('returns what was stored, across runs, while the file is unchanged', () => {
     const { file, store } = setup();
-    const first = ParsedFileCache.open(store, 'build-1');
+    const first = ParsedFileCache.open(store, 'build-1', later);
     expect(first.get('skill\0user\0a', fileStamp(file)!)).toBeUndefined();
     first.set('skill\0user\0a', fileStamp(file)!, { name: 'a', count: 2 });
     first.save();
-    const second = ParsedFileCache.open(store, 'build-1');
+    const second = ParsedFileCache.open(store, 'build-1', later);
     expect(second.get('skill\0user\0a', fileStamp(file)!)).toEqual({ name: 'a', count: 2 });
     // The same file under another name (another tier) is another parse.
     expect(second.get('skill\0workspace\0a', fileStamp(file)!)).toBeUndefined();
@@ -56,12 +59,12 @@ describe('ParsedFileCache', () => {
 
   it('misses once the file changes, and for a cache written by another build', () => {
     const { file, store } = setup();
-    const cache = ParsedFileCache.open(store, 'build-1');
+    const cache = ParsedFileCache.open(store, 'build-1', later);
     cache.set('k', fileStamp(file)!, 'parsed v1');
     cache.save();
-    expect(ParsedFileCache.open(store, 'build-2').get('k', fileStamp(file)!)).toBeUndefined();
+    expect(ParsedFileCache.open(store, 'build-2', later).get('k', fileStamp(file)!)).toBeUndefined();
     writeFileSync(file, 'v2');
-    expect(ParsedFileCache.open(store, 'build-1').get('k', fileStamp(file)!)).toBeUndefined();
+    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBeUndefined();
   });
 
   it('treats a damaged or foreign file as empty and replaces it on save', () => {
@@ -72,28 +75,28 @@ describe('ParsedFileCache', () => {
       '[1,2]',
       '{"key":"build-1","entries":[]}',
     ]) {
-      const writer = ParsedFileCache.open(store, 'build-1');
+      const writer = ParsedFileCache.open(store, 'build-1', later);
       writer.set('k', fileStamp(file)!, 1);
       writer.save();
       writeFileSync(store, damaged);
-      const cache = ParsedFileCache.open(store, 'build-1');
+      const cache = ParsedFileCache.open(store, 'build-1', later);
       expect(cache.get('k', fileStamp(file)!)).toBeUndefined();
       cache.set('k', fileStamp(file)!, 2);
       cache.save();
-      expect(ParsedFileCache.open(store, 'build-1').get('k', fileStamp(file)!)).toBe(2);
+      expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBe(2);
     }
     // Entries of the wrong shape are dropped one by one.
     writeFileSync(store, JSON.stringify({ key: 'build-1', entries: { k: { value: 3 }, j: 'x' } }));
-    expect(ParsedFileCache.open(store, 'build-1').get('k', fileStamp(file)!)).toBeUndefined();
+    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBeUndefined();
   });
 
   it('writes nothing when nothing was parsed anew, and never throws when it cannot write', () => {
     const { file, store } = setup();
-    const idle = ParsedFileCache.open(store, 'build-1');
+    const idle = ParsedFileCache.open(store, 'build-1', later);
     idle.save();
     expect(() => readFileSync(store)).toThrow(/ENOENT/);
     // A cache path below a file cannot be created.
-    const blocked = ParsedFileCache.open(join(file, 'cache.json'), 'build-1');
+    const blocked = ParsedFileCache.open(join(file, 'cache.json'), 'build-1', later);
     blocked.set('k', fileStamp(file)!, 1);
     expect(() => blocked.save()).not.toThrow();
     const disabled = ParsedFileCache.disabled();
@@ -104,15 +107,15 @@ describe('ParsedFileCache', () => {
   it('keeps, at a save, only the entries the run used: another project’s and deleted files drop out', () => {
     const { file, store } = setup();
     const stamp = fileStamp(file)!;
-    const first = ParsedFileCache.open(store, 'build-1');
+    const first = ParsedFileCache.open(store, 'build-1', later);
     first.set('project-a', stamp, 'a');
     first.set('user', stamp, 'u');
     first.save();
-    const second = ParsedFileCache.open(store, 'build-1');
+    const second = ParsedFileCache.open(store, 'build-1', later);
     expect(second.get('user', stamp)).toBe('u');
     second.set('project-b', stamp, 'b');
     second.save();
-    const third = ParsedFileCache.open(store, 'build-1');
+    const third = ParsedFileCache.open(store, 'build-1', later);
     expect(third.get('user', stamp)).toBe('u');
     expect(third.get('project-b', stamp)).toBe('b');
     expect(third.get('project-a', stamp)).toBeUndefined();
@@ -120,10 +123,24 @@ describe('ParsedFileCache', () => {
 
   it('is private to the user', () => {
     const { file, store } = setup();
-    const cache = ParsedFileCache.open(store, 'build-1');
+    const cache = ParsedFileCache.open(store, 'build-1', later);
     cache.set('k', fileStamp(file)!, 1);
     cache.save();
     expect(statSync(store).mode & 0o077).toBe(0);
     expect(statSync(join(store, '..')).mode & 0o077).toBe(0);
+  });
+
+  it('keeps no parse of a file changed within the racy window', () => {
+    ws = createTempWorkspace({ 'a.md': 'v1' });
+    const file = join(ws.root, 'a.md');
+    const store = join(ws.root, 'cache.json');
+    const now = ParsedFileCache.open(store, 'build-1');
+    now.set('k', fileStamp(file)!, 'parsed just after a write');
+    now.save();
+    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBeUndefined();
+    const after = ParsedFileCache.open(store, 'build-1', later);
+    after.set('k', fileStamp(file)!, 'parsed later');
+    after.save();
+    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBe('parsed later');
   });
 });
