@@ -74,6 +74,12 @@ export function isRacyChange(changedNs: bigint, nowMs: number): boolean {
   return changedNs > BigInt(Math.floor(nowMs)) * 1_000_000n - RACY_WINDOW_NS;
 }
 
+/** When a file last changed: the later of its mtime and ctime, in ns since the epoch. */
+export function changedAtNs(stats: BigIntStats): bigint {
+  // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
+  return stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
+}
+
 /** What a path held: `-` nothing (or nothing readable), else its type, identity and version. */
 export function pathStamp(stats: BigIntStats | undefined): string {
   if (!stats) return '-';
@@ -100,9 +106,8 @@ export class RecordingDiscoveryFs implements DiscoveryFs {
     const stats = statOrUndefined(path);
     if (!this.stamps.has(path)) {
       this.stamps.set(path, pathStamp(stats));
-      // bigints: Math.max takes numbers only.
-      if (stats && stats.mtimeNs > this.newest) this.newest = stats.mtimeNs;
-      if (stats && stats.ctimeNs > this.newest) this.newest = stats.ctimeNs;
+      const changed = stats ? changedAtNs(stats) : 0n;
+      if (changed > this.newest) this.newest = changed;
     }
     return stats;
   }

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DiscoveryFs, isRacyChange, nodeDiscoveryFs } from './discovery-fs';
+import { changedAtNs, type DiscoveryFs, isRacyChange, nodeDiscoveryFs } from './discovery-fs';
 import { readTextIfExists } from './fs-read';
 import { isRecord } from './is-record';
 
@@ -30,13 +30,8 @@ export function fileStamp(path: string, fs: DiscoveryFs = nodeDiscoveryFs): File
   return {
     identity: `${stats.dev}:${stats.ino}`,
     version: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`,
-    changedNs: laterOf(stats.mtimeNs, stats.ctimeNs),
+    changedNs: changedAtNs(stats),
   };
-}
-
-/** bigints: Math.max takes numbers only. */
-function laterOf(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
 }
 
 /** How many files one save keeps at most; the least recently parsed go first. */
