@@ -217,7 +217,14 @@ describe('code cache: the pack of start-up chunks', () => {
   const MTIME = new Date(2026, 1, 1);
 
   /** Runs main in a fresh process: requires chunk a (which requires b) and b again. */
-  function run(): { a: string; b: string; same: boolean; cached: boolean; stats: Record<string, number> } {
+  function run(): {
+    a: string;
+    b: string;
+    same: boolean;
+    cached: boolean;
+    siblingsResolvedByNode: string[];
+    stats: Record<string, number>;
+  } {
     return JSON.parse(execFileSync(process.execPath, [join(packRoot, 'main.cjs')], { encoding: 'utf8' }));
   }
 
@@ -246,9 +253,11 @@ describe('code cache: the pack of start-up chunks', () => {
       `const { installCodeCache } = require(${JSON.stringify(join(root, 'loader.cjs'))});
 const dist = ${JSON.stringify(join(packRoot, 'dist'))};
 const cache = installCodeCache({ distDir: dist, cacheDir: dist + '/code-cache', moduleClass: module.constructor, buildId: 'build-1', packFile: 'pack.cjs' });
+const Module = module.constructor; const resolve = Module._resolveFilename; const resolved = [];
+Module._resolveFilename = function (request, ...rest) { resolved.push(request); return resolve.call(this, request, ...rest); };
 const a = require(dist + '/chunks/a.cjs');
 const b = require(dist + '/chunks/b.cjs');
-process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cached: require.cache[dist + '/chunks/b.cjs']?.exports === b, stats: cache.stats() }));\n`,
+process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cached: require.cache[dist + '/chunks/b.cjs']?.exports === b, siblingsResolvedByNode: resolved.filter((request) => request.startsWith('./')), stats: cache.stats() }));\n`,
     );
   });
   afterAll(() => packCleanup());
@@ -281,10 +290,21 @@ process.stdout.write(JSON.stringify({ a: a.from, b: b.from, same: a.b === b, cac
     expect(result.stats).toMatchObject({ compiled: 2, packed: 1 });
   });
 
-  it('works without a pack', () => {
+  it("works without a pack: a chunk's sibling is compiled by the loader, once, into require.cache", () => {
     rmSync(join(packRoot, 'dist', 'pack.cjs'));
     const result = run();
-    expect(result).toMatchObject({ a: 'a-file', same: true });
+    expect(result).toMatchObject({ a: 'a-file', b: 'b-rebuilt', same: true, cached: true });
+    expect(result.siblingsResolvedByNode).toEqual([]);
     expect(result.stats).toMatchObject({ packed: 0, compiled: 2 });
+  });
+
+  it("gives a chunk that requires a missing sibling Node's own error", () => {
+    writeFileSync(
+      chunkPath('a.cjs'),
+      "let code; try { require('./missing.cjs'); } catch (error) { code = error.code; }\nmodule.exports = { from: code, b: require('./b.cjs') };\n",
+    );
+    const result = run();
+    expect(result).toMatchObject({ a: 'MODULE_NOT_FOUND', same: true, cached: true });
+    expect(result.siblingsResolvedByNode).toEqual(['./missing.cjs']);
   });
 });
