@@ -1,10 +1,8 @@
 import {
   type AgentDefinition,
   type Extensibility,
-  type ExtensibilityOptions,
   type HookSettingsSource,
   hasExtensibilityFiles,
-  loadExtensionsModule,
   loadExtensionsStartupModule,
   type Settings,
   type SettingsScope,
@@ -51,24 +49,25 @@ export async function loadCliExtensibility(options: {
     return undefined;
   }
   const skills = skillSettings(options.settings, options.settingsScopes);
-  const extensibilityOptions = {
-    cwd,
-    env,
-    trusted,
-    ...(options.args.extensions ? { only: options.args.extensions } : {}),
-    skillsEnabled: skills.enabled,
-    disabledSkills: skills.disabled,
-    ...(options.commands === false ? { commands: false } : {}),
-  };
-  // An unchanged setup is taken from the last run's snapshot by the small startup module; only
-  // a discovery loads the module that reads and parses the files.
-  const loaded =
-    (KODO_BUILD_KEY
-      ? (await loadExtensionsStartupModule()).extensibilityFromSnapshot({
-          ...extensibilityOptions,
-          buildKey: KODO_BUILD_KEY,
-        })
-      : undefined) ?? (await discover(extensibilityOptions));
+  // The small startup module: an unchanged setup comes from the last run's snapshot, and only a
+  // discovery loads the module that reads and parses the files.
+  const module = await loadExtensionsStartupModule();
+  let loaded: Extensibility;
+  try {
+    loaded = await module.loadExtensibility({
+      cwd,
+      env,
+      trusted,
+      ...(options.args.extensions ? { only: options.args.extensions } : {}),
+      skillsEnabled: skills.enabled,
+      disabledSkills: skills.disabled,
+      ...(options.commands === false ? { commands: false } : {}),
+      ...(KODO_BUILD_KEY ? { buildKey: KODO_BUILD_KEY } : {}),
+    });
+  } catch (error) {
+    if (error instanceof module.ExtensionSelectionError) throw new FatalError(error.message, ExitCode.input);
+    throw error;
+  }
   for (const warning of loaded.warnings) options.onWarning?.(warning);
   return {
     loaded,
@@ -79,19 +78,6 @@ export async function loadCliExtensibility(options: {
       .map((extension) => ({ scope: 'user' as const, hooks: extension.hooks })),
     policyDirs: loaded.active.flatMap((extension) => (extension.policiesDir ? [extension.policiesDir] : [])),
   };
-}
-
-async function discover(options: ExtensibilityOptions): Promise<Extensibility> {
-  const module = await loadExtensionsModule();
-  try {
-    return await module.discoverExtensibility({
-      ...options,
-      ...(KODO_BUILD_KEY ? { buildKey: KODO_BUILD_KEY } : {}),
-    });
-  } catch (error) {
-    if (error instanceof module.ExtensionSelectionError) throw new FatalError(error.message, ExitCode.input);
-    throw error;
-  }
 }
 
 /**

@@ -55,7 +55,6 @@ export type {
   AgentDefinition,
   CustomCommand,
   Extensibility,
-  ExtensibilityOptions,
   Extension,
   ExtensionSettingDecl,
   SkillDefinition,

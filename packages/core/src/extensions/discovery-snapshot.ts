@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { claudeHome, geminiHome, kodoHome, userHome } from '../config/paths';
 import { currentPathStamp, isRacyChange, type RecordingDiscoveryFs } from '../utils/discovery-fs';
 import { fnv1a } from '../utils/fnv1a';
 import { readTextIfExists } from '../utils/fs-read';
 import { isRecord } from '../utils/is-record';
+import { writePrivateFile } from '../utils/private-file';
 import { type DiscoveredFiles, type ExtensibilityOptions, isDiscoveredFiles } from './extensibility';
 
 // Discovering what users bring reads some hundred paths (every folder kodo looks in, each
@@ -100,30 +101,21 @@ export function writeSnapshot(
   fs: RecordingDiscoveryFs,
   found: DiscoveredFiles,
   startedMs: number,
-): boolean {
-  if (isRacyChange(fs.newestChangeNs(), startedMs)) return false;
+): void {
+  if (isRacyChange(fs.newestChangeNs(), startedMs)) return;
   const text = JSON.stringify({
     version: VERSION,
     key: location.key,
     observations: fs.observations(),
     found,
   });
-  if (text.length > MAX_SNAPSHOT_BYTES) return false;
-  const temp = `${location.file}.${process.pid}.tmp`;
+  if (text.length > MAX_SNAPSHOT_BYTES) return;
   try {
-    mkdirSync(join(location.file, '..'), { recursive: true, mode: 0o700 });
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, location.file);
+    writePrivateFile(location.file, text);
   } catch {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // Left for the next save, which writes the same name only from the same pid.
-    }
-    return false;
+    return;
   }
-  pruneSnapshots(join(location.file, '..'));
-  return true;
+  pruneSnapshots(dirname(location.file));
 }
 
 function pruneSnapshots(dir: string): void {

@@ -52,6 +52,11 @@ export interface Extensibility {
   warnings: string[];
 }
 
+/** A bad `-e` name: the run stops (exit 42), as in Gemini CLI. */
+export class ExtensionSelectionError extends Error {
+  override readonly name = 'ExtensionSelectionError';
+}
+
 /**
  * What discovery found in the files, before this run's values: everything in Extensibility that
  * depends only on the files read and on the options a discovery snapshot is keyed by. It holds

@@ -39,6 +39,7 @@ export { consentText } from './consent';
 export { discoverExtensions, loadExtensionDir } from './discover';
 export { ExtensionEnablement } from './enablement';
 export type { Extensibility, ExtensibilityOptions } from './extensibility';
+export { ExtensionSelectionError } from './extensibility';
 export type { Extension, ExtensionFiles, InstallMetadata } from './extension';
 export {
   contentsOf,
@@ -50,7 +51,7 @@ export {
   uninstallExtension,
   updateExtension,
 } from './install';
-export { discoverExtensibility, ExtensionSelectionError, loadExtensibility } from './load';
+export { discoverExtensibility } from './load';
 export { type ExtensionLocations, extensionLocations } from './locations';
 export type { ExtensionSettingDecl } from './manifest';
 export {
@@ -60,4 +61,5 @@ export {
   secretsFile,
   writeSetting,
 } from './settings-store';
+export { loadExtensibility } from './startup';
 export { substituteVariables } from './variables';

@@ -15,33 +15,15 @@ import {
   type DiscoveredFiles,
   type Extensibility,
   type ExtensibilityOptions,
+  ExtensionSelectionError,
   finishExtensibility,
 } from './extensibility';
 import type { ExtensionFiles } from './extension';
 import { extensionLocations } from './locations';
-import { extensibilityFromSnapshot } from './startup';
-
-/** A bad `-e` name: the run stops (exit 42), as in Gemini CLI. */
-export class ExtensionSelectionError extends Error {
-  override readonly name = 'ExtensionSelectionError';
-}
 
 /**
- * Everything users bring to a run besides settings: extensions and plugins, then the commands,
- * skills and agents of the user, the project (trusted folders only) and the active extensions.
- * With a build key, what an earlier run found is taken from its snapshot when none of the
- * paths it looked at changed.
- */
-export async function loadExtensibility(options: ExtensibilityOptions): Promise<Extensibility> {
-  const kept = options.buildKey
-    ? extensibilityFromSnapshot({ ...options, buildKey: options.buildKey })
-    : undefined;
-  return kept ?? discoverExtensibility(options);
-}
-
-/**
- * loadExtensibility from the files, every one read; with a build key, the discovery leaves a
- * snapshot for the next run (extensibilityFromSnapshot tried it first).
+ * loadExtensibility (startup.ts) from the files, every one read; with a build key, the discovery
+ * leaves a snapshot for the next run.
  */
 export async function discoverExtensibility(options: ExtensibilityOptions): Promise<Extensibility> {
   if (!options.buildKey) return finishExtensibility(await discoverFiles(options, nodeDiscoveryFs), options);

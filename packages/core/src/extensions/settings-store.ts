@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kodoHome } from '../config/paths';
 import { readTextIfExists } from '../utils/fs-read';
+import { writePrivateFile } from '../utils/private-file';
 import type { ExtensionSettingDecl } from './manifest';
 
 /**
@@ -83,7 +84,7 @@ export function writeSetting(
     }
     if (value === '') delete target[setting.envVar];
     else target[setting.envVar] = value;
-    writePrivate(file, `${JSON.stringify(all, null, 2)}\n`);
+    writePrivateFile(file, `${JSON.stringify(all, null, 2)}\n`);
     return file;
   }
   const file = scope === 'user' ? join(place.installDir, '.env') : join(place.cwd, '.env');
@@ -96,7 +97,7 @@ export function forgetSecrets(name: string, env: NodeJS.ProcessEnv): void {
   const all = readSecrets(env);
   if (!(name in all)) return;
   delete all[name];
-  writePrivate(secretsFile(env), `${JSON.stringify(all, null, 2)}\n`);
+  writePrivateFile(secretsFile(env), `${JSON.stringify(all, null, 2)}\n`);
 }
 
 /** `KEY=value` lines (quotes removed; `#` comments and other lines skipped). */
@@ -139,12 +140,4 @@ function readSecrets(env: NodeJS.ProcessEnv): SecretsFile {
   } catch {
     return {};
   }
-}
-
-function writePrivate(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o600 });
-  chmodSync(temp, 0o600);
-  renameSync(temp, file);
 }

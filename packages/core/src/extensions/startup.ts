@@ -9,13 +9,21 @@ import { type Extensibility, type ExtensibilityOptions, finishExtensibility } fr
 import { loadExtensionsModule } from './lazy';
 
 export { skillsPromptSection } from '../skills/prompt';
+export { ExtensionSelectionError } from './extensibility';
 
-/** What an earlier run found, if its snapshot still holds (see discovery-snapshot.ts). */
-export function extensibilityFromSnapshot(
-  options: ExtensibilityOptions & { buildKey: string },
-): Extensibility | undefined {
-  const found = readSnapshot(snapshotLocation(options));
-  return found ? finishExtensibility(found, options) : undefined;
+/**
+ * Everything users bring to a run besides settings: extensions and plugins, then the commands,
+ * skills and agents of the user, the project (trusted folders only) and the active extensions.
+ * With a build key, what an earlier run found is taken from its snapshot when none of the paths
+ * it looked at changed (see discovery-snapshot.ts); only otherwise is the module that reads and
+ * parses the files loaded. A bad `-e` name throws ExtensionSelectionError.
+ */
+export async function loadExtensibility(options: ExtensibilityOptions): Promise<Extensibility> {
+  if (options.buildKey) {
+    const found = readSnapshot(snapshotLocation({ ...options, buildKey: options.buildKey }));
+    if (found) return finishExtensibility(found, options);
+  }
+  return (await loadExtensionsModule()).discoverExtensibility(options);
 }
 
 /** `activate_skill`, declared now; its implementation loads when the model first calls it. */

@@ -7,11 +7,12 @@
  * A record is bound to the server URL it was obtained for. A settings file that points the same
  * server name at another URL (a project could) gets nothing: the tokens are not sent elsewhere.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { kodoHome } from '../config/paths';
+import { writePrivateFile } from '../utils/private-file';
 
 export interface McpOAuthRecord {
   /** The MCP server URL the record was obtained for. */
@@ -62,14 +63,8 @@ export class McpOAuthStore {
     for (const key of Object.keys(record) as (keyof McpOAuthRecord)[]) {
       if (record[key] === undefined) delete record[key];
     }
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const path = this.path(serverName);
-    const temp = `${path}.${process.pid}.tmp`;
-    // Written whole, then renamed: a crash never leaves half a token file, and the mode is set
-    // before any secret is in the file.
-    writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, path);
+    // A crash never leaves half a token file, and the mode is set before any secret is in it.
+    writePrivateFile(this.path(serverName), `${JSON.stringify(record, null, 2)}\n`);
   }
 
   /** Forgets the server's sign-in. */

@@ -1,8 +1,7 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { changedAtNs, type DiscoveryFs, isRacyChange, nodeDiscoveryFs } from './discovery-fs';
+import { changedAtNs, type DiscoveryFs, isRacyChange, nodeDiscoveryFs, pathStamp } from './discovery-fs';
 import { readTextIfExists } from './fs-read';
 import { isRecord } from './is-record';
+import { writePrivateFile } from './private-file';
 
 // Skill and agent files are read and parsed on every run before the first model request, though
 // they rarely change. This keeps what parsing them gave, per file, beside a stamp of the file's
@@ -14,6 +13,7 @@ import { isRecord } from './is-record';
 export interface FileStamp {
   /** Equal for two paths that reach the same file (symlinks, `..`). */
   identity: string;
+  /** The file's pathStamp (discovery-fs.ts): identity and version, as discovery snapshots stamp it. */
   version: string;
   /** The later of mtime and ctime, in ns since the epoch. */
   changedNs: bigint;
@@ -29,7 +29,7 @@ export function fileStamp(path: string, fs: DiscoveryFs = nodeDiscoveryFs): File
   if (!stats?.isFile()) return undefined;
   return {
     identity: `${stats.dev}:${stats.ino}`,
-    version: `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`,
+    version: pathStamp(stats),
     changedNs: changedAtNs(stats),
   };
 }
@@ -95,7 +95,7 @@ export class ParsedFileCache {
    */
   get(name: string, stamp: FileStamp): unknown {
     const entry = this.entries.get(name);
-    if (entry && entry.stamp === stampText(stamp)) {
+    if (entry && entry.stamp === stamp.version) {
       this.counts.hits += 1;
       this.used.add(name);
       return entry.value;
@@ -111,7 +111,7 @@ export class ParsedFileCache {
   set(name: string, stamp: FileStamp, value: unknown): void {
     if (!this.where || isRacyChange(stamp.changedNs, this.clock())) return;
     this.entries.delete(name);
-    this.entries.set(name, { stamp: stampText(stamp), value });
+    this.entries.set(name, { stamp: stamp.version, value });
     this.used.add(name);
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= MAX_ENTRIES) break;
@@ -134,23 +134,12 @@ export class ParsedFileCache {
   save(): void {
     if (!this.dirty || !this.where) return;
     const { file, key } = this.where;
-    const temp = `${file}.${process.pid}.tmp`;
+    const kept = [...this.entries].filter(([name]) => this.used.has(name));
     try {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      const kept = [...this.entries].filter(([name]) => this.used.has(name));
-      writeFileSync(temp, JSON.stringify({ key, entries: Object.fromEntries(kept) }), { mode: 0o600 });
-      renameSync(temp, file);
+      writePrivateFile(file, JSON.stringify({ key, entries: Object.fromEntries(kept) }));
       this.dirty = false;
     } catch {
-      try {
-        rmSync(temp, { force: true });
-      } catch {
-        // Left for the next save, which writes the same name only from the same pid.
-      }
+      // Best effort: the next run parses again.
     }
   }
-}
-
-function stampText(stamp: FileStamp): string {
-  return `${stamp.identity}:${stamp.version}`;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acknowledgeProjectAgents, projectAgentStatus } from '../../src/agents/project-agents';
-import { loadExtensibility } from '../../src/extensions/load';
+import { loadExtensibility } from '../../src/extensions/startup';
 
 let ws: TempWorkspace | undefined;
 afterEach(() => ws?.cleanup());

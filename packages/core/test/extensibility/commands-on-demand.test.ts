@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadExtensibility } from '../../src/extensions/load';
+import { loadExtensibility } from '../../src/extensions/startup';
 
 let ws: TempWorkspace | undefined;
 afterEach(() => ws?.cleanup());

@@ -18,7 +18,7 @@ import { acknowledgeProjectAgents } from '../../src/agents/project-agents';
 import { snapshotLocation } from '../../src/extensions/discovery-snapshot';
 import { ExtensionEnablement } from '../../src/extensions/enablement';
 import type { ExtensibilityOptions } from '../../src/extensions/extensibility';
-import { loadExtensibility } from '../../src/extensions/load';
+import { loadExtensibility } from '../../src/extensions/startup';
 
 let ws: TempWorkspace | undefined;
 afterEach(() => ws?.cleanup());

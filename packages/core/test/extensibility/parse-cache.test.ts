@@ -4,7 +4,8 @@ import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAgents } from '../../src/agents/discover';
 import { acknowledgeProjectAgents } from '../../src/agents/project-agents';
-import { loadExtensibility, parsedFilesCache } from '../../src/extensions/load';
+import { parsedFilesCache } from '../../src/extensions/load';
+import { loadExtensibility } from '../../src/extensions/startup';
 import { discoverSkills } from '../../src/skills/discover';
 import { ParsedFileCache } from '../../src/utils/parsed-file-cache';
 
