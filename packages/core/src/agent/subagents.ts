@@ -99,6 +99,8 @@ export interface SubagentRunnerOptions {
   systemInstruction: (definition: SubagentDefinition) => string;
   /** 1 for the main agent's children. */
   depth?: number;
+  /** The agents this runner's children run inside (empty for the main agent's children). */
+  agentPath?: readonly string[];
 }
 
 /** How a child ended, in the words of the result the parent model reads. */
@@ -193,9 +195,11 @@ export class SubagentRunner implements AgentInvoker {
       },
     });
     const toolCalls: CompletedToolCall[] = [];
+    // The policy's `subagent` rules see which agent (and which agents above it) makes a call.
+    const agentPath = [...(options.agentPath ?? []), definition.name];
     const grandchildren =
       this.depth < options.limits.maxDepth
-        ? new SubagentRunner({ ...options, depth: this.depth + 1, registry })
+        ? new SubagentRunner({ ...options, depth: this.depth + 1, registry, agentPath })
         : undefined;
     const scheduler = new Scheduler({
       registry,
@@ -205,6 +209,7 @@ export class SubagentRunner implements AgentInvoker {
       },
       policy: options.policy,
       getApprovalMode: options.getApprovalMode,
+      agentPath,
       ...(options.confirm ? { confirm: options.confirm } : {}),
       outputLimit: options.outputLimit,
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -223,6 +228,7 @@ export class SubagentRunner implements AgentInvoker {
                 !options.policy.isToolHidden?.(policyToolInfo(tool), {
                   mode: options.getApprovalMode(),
                   interactive,
+                  agentPath,
                 }),
             )
             .map((tool) => tool.declaration()),

@@ -91,7 +91,7 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
       // An installed extension may make kodo more careful, never less: its allow rules and
       // yolo-mode rules are dropped.
       rules.push(...(tier === 'extension' ? parsed.rules.filter(isCautionRule) : parsed.rules));
-      for (const message of parsed.messages) feedback(message);
+      for (const message of [...parsed.errors, ...parsed.warnings]) feedback(message);
     }
   }
   rules.push(...settingsRules(setup.toolSettings ?? {}));
