@@ -19,6 +19,8 @@ import {
   loadHookSystem,
   loadPolicyEngine,
   type McpManager,
+  namedPolicyPaths,
+  PolicyLoadError,
   ProjectMemory,
   type PseudoTerminal,
   projectTempDir,
@@ -186,13 +188,21 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   const policy = await loadPolicyEngine({
     cwd,
     env,
-    ...(args.policyPaths ? { policyPaths: args.policyPaths } : {}),
-    ...(args.adminPolicyPaths ? { adminPolicyPaths: args.adminPolicyPaths } : {}),
+    ...namedPolicyPaths({
+      flags: args,
+      settings: setup.settingsScopes?.map(({ scope, settings: own }) => ({ scope, ...own })) ?? [
+        { scope: 'user', ...settings },
+      ],
+    }),
     toolSettings: withAllowedTools(config.toolPolicy, args.allowedTools),
     ...(extensibility?.policyDirs.length ? { extensionPolicyDirs: extensibility.policyDirs } : {}),
     plansDir: join(tempDir, sessionId, 'plans'),
     onFeedback: setup.onPolicyFeedback ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
     includeWorkspacePolicies: trusted,
+  }).catch((error: unknown) => {
+    // A policy that cannot be loaded is a configuration error: nothing runs without it.
+    if (error instanceof PolicyLoadError) throw new FatalError(error.message, ExitCode.config);
+    throw error;
   });
   const { hookSandbox, ...safety } = await safetyOptions({
     args,

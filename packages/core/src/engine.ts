@@ -196,6 +196,8 @@ export type { PolicyRule, PolicyTier } from './scheduler/policy/rule';
 export {
   autoSavedPolicyPath,
   loadPolicyEngine,
+  namedPolicyPaths,
+  PolicyLoadError,
   type PolicySetup,
   type PolicyToolSettings,
   settingsRules,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PolicyEngine } from '../../src/scheduler/policy/engine';
-import { loadPolicyEngine } from '../../src/scheduler/policy/sources';
+import { loadPolicyEngine, namedPolicyPaths, PolicyLoadError } from '../../src/scheduler/policy/sources';
 import { parsePolicyToml } from '../../src/scheduler/policy/toml-rules';
 import { call, ctx, shell } from './helpers';
 
@@ -188,32 +188,76 @@ describe('policy sources', () => {
     const dir = join(root, 'more');
     write(join(dir, 'x.toml'), rule('tool_x', 'allow'));
     write(join(root, 'admin.toml'), rule('tool_x', 'deny', 'denyMessage = "Admins said no."'));
-    const messages: string[] = [];
     const engine = await loadPolicyEngine({
       cwd,
       env,
-      policyPaths: [file, dir, join(root, 'missing.toml')],
+      policyPaths: [file, dir],
       adminPolicyPaths: [join(root, 'admin.toml')],
-      onFeedback: (message) => messages.push(message),
     });
     const check = (name: string) => engine.check(call(name), ctx('default', false));
     expect((await check('tool_a')).decision).toBe('deny');
     expect((await check('tool_b')).decision).toBe('allow');
     expect(await check('tool_x')).toEqual({ decision: 'deny', denyMessage: 'Admins said no.' });
-    expect(messages).toEqual([
-      expect.stringMatching(/^\[USER\] Policy file error in .*missing\.toml: no such file or directory$/),
+  });
+
+  it('refuses to build an engine without a named file, listing every problem', async () => {
+    const missing = join(root, 'missing.toml');
+    write(join(root, 'bad.toml'), rule('tool_x', 'deny', 'argsPattern = "(unclosed"'));
+    const loading = loadPolicyEngine({
+      cwd,
+      env,
+      policyPaths: [missing],
+      adminPolicyPaths: [join(root, 'bad.toml')],
+    });
+    await expect(loading).rejects.toBeInstanceOf(PolicyLoadError);
+    const error = (await loading.catch((e: unknown) => e)) as PolicyLoadError;
+    expect(error.problems).toEqual([
+      `[USER] Policy file error in ${missing}: no such file or directory`,
+      expect.stringMatching(
+        /^\[ADMIN\] Policy file error in .*bad\.toml: rule #1: invalid regular expression/,
+      ),
     ]);
   });
 
-  it('reports an invalid file through the callback and keeps loading the others', async () => {
+  it('fails closed on a broken file it found by itself: it may have held the denials', async () => {
     write(join(env.KODO_HOME!, 'policies', 'bad.toml'), 'this is not toml');
     write(join(env.KODO_HOME!, 'policies', 'good.toml'), rule('tool_g', 'allow'));
-    const messages: string[] = [];
-    const engine = await loadPolicyEngine({ cwd, env, onFeedback: (m) => messages.push(m) });
-    expect(messages).toEqual([
-      expect.stringContaining(`[USER] Policy file error in ${join(env.KODO_HOME!, 'policies', 'bad.toml')}:`),
-    ]);
-    expect((await engine.check(call('tool_g'), ctx('default', false))).decision).toBe('allow');
+    await expect(loadPolicyEngine({ cwd, env })).rejects.toThrow(
+      `[USER] Policy file error in ${join(env.KODO_HOME!, 'policies', 'bad.toml')}:`,
+    );
+  });
+
+  it("names paths from settings: the user's replace the user folders and add admin rules, the project's stay in the workspace tier", async () => {
+    write(join(env.KODO_HOME!, 'policies', 'a.toml'), rule('tool_a', 'allow'));
+    write(join(root, 'user.toml'), rule('tool_u', 'allow'));
+    write(join(root, 'admin.toml'), rule('tool_x', 'deny'));
+    // The project's "admin" policy tries to allow what the user's admin policy denies.
+    write(join(cwd, 'team', 'admin.toml'), rule('tool_x', 'allow', '') + rule('tool_p', 'allow'));
+    const named = namedPolicyPaths({
+      flags: {},
+      settings: [
+        {
+          scope: 'user',
+          policyPaths: [join(root, 'user.toml')],
+          adminPolicyPaths: [join(root, 'admin.toml')],
+        },
+        { scope: 'project', adminPolicyPaths: ['team/admin.toml'] },
+      ],
+    });
+    const engine = await loadPolicyEngine({ cwd, env, ...named });
+    const check = async (name: string) => (await engine.check(call(name), ctx('default', false))).decision;
+    expect(await check('tool_a')).toBe('deny');
+    expect(await check('tool_u')).toBe('allow');
+    expect(await check('tool_x')).toBe('deny');
+    expect(await check('tool_p')).toBe('allow');
+    expect(engine.getRules().find((r) => r.toolName === 'tool_p')?.priority).toBe(3.01);
+    // --policy wins over the settings' policyPaths; --admin-policy adds to adminPolicyPaths.
+    expect(
+      namedPolicyPaths({
+        flags: { policyPaths: ['flag.toml'], adminPolicyPaths: ['flag-admin.toml'] },
+        settings: [{ scope: 'user', policyPaths: ['settings.toml'], adminPolicyPaths: ['a.toml'] }],
+      }),
+    ).toEqual({ policyPaths: ['flag.toml'], adminPolicyPaths: ['flag-admin.toml', 'a.toml'] });
   });
 
   it('turns tools.exclude, tools.allowed and tools.core into rules', async () => {
