@@ -231,8 +231,11 @@ describe('policy sources', () => {
     write(join(env.KODO_HOME!, 'policies', 'a.toml'), rule('tool_a', 'allow'));
     write(join(root, 'user.toml'), rule('tool_u', 'allow'));
     write(join(root, 'admin.toml'), rule('tool_x', 'deny'));
-    // The project's "admin" policy tries to allow what the user's admin policy denies.
-    write(join(cwd, 'team', 'admin.toml'), rule('tool_x', 'allow', '') + rule('tool_p', 'allow'));
+    // The project's "admin" policy tries to allow what the user's admin policy denies, and more.
+    write(
+      join(cwd, 'team', 'admin.toml'),
+      rule('tool_x', 'allow') + rule('tool_p', 'allow') + rule('tool_u', 'deny').replace('10', '999'),
+    );
     const named = namedPolicyPaths({
       flags: {},
       settings: [
@@ -249,8 +252,11 @@ describe('policy sources', () => {
     expect(await check('tool_a')).toBe('deny');
     expect(await check('tool_u')).toBe('allow');
     expect(await check('tool_x')).toBe('deny');
-    expect(await check('tool_p')).toBe('allow');
-    expect(engine.getRules().find((r) => r.toolName === 'tool_p')?.priority).toBe(3.01);
+    // The project's file may deny (in the workspace tier, below the user's allow) but never allow.
+    expect(await check('tool_p')).toBe('deny');
+    expect(engine.getRules().filter((r) => r.source?.endsWith(join('team', 'admin.toml')))).toEqual([
+      expect.objectContaining({ toolName: 'tool_u', decision: 'deny', priority: 3.999 }),
+    ]);
     // --policy wins over the settings' policyPaths; --admin-policy adds to adminPolicyPaths.
     expect(
       namedPolicyPaths({

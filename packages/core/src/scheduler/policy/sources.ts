@@ -21,7 +21,9 @@ export interface PolicySetup {
   adminPolicyPaths?: readonly string[];
   /**
    * Files or directories the project's settings name (`policyPaths`, `adminPolicyPaths`): read
-   * in the workspace tier, whatever tier the key names, so a project never outranks the person.
+   * in the workspace tier whatever tier the key names, and only their deny and ask rules, so a
+   * project never outranks the person and a file outside `.kodo/` (which the trust fingerprint
+   * does not cover) can only make kodo more careful.
    */
   projectPolicyPaths?: readonly string[];
   /** `tools.exclude`, `tools.allowed`, `tools.core`, `tools.confirmationRequired` from settings. */
@@ -70,8 +72,8 @@ export interface PolicySettingsSource {
  * The policy files and folders the person named, from the flags and the settings. `--policy`
  * replaces the user settings' `policyPaths` (both replace the user policy folders);
  * `--admin-policy` adds to the user settings' `adminPolicyPaths`. A project's settings may add
- * policies, but only in the workspace tier: a cloned project's settings never write rules that
- * outrank the person's own (an "admin" policy from the project would).
+ * policies, but only in the workspace tier and only to deny or ask: a cloned project's settings
+ * never write rules that outrank the person's own (an "admin" policy from the project would).
  */
 export function namedPolicyPaths(options: {
   flags: { policyPaths?: readonly string[]; adminPolicyPaths?: readonly string[] };
@@ -121,11 +123,13 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
         explicit: false,
       }));
   const workspace = setup.includeWorkspacePolicies !== false;
-  const sources: { tier: PolicyTier; path: string; explicit: boolean }[] = [
+  const sources: { tier: PolicyTier; path: string; explicit: boolean; cautionOnly?: boolean }[] = [
+    // An installed extension may make kodo more careful, never less.
     ...(setup.extensionPolicyDirs ?? []).map((path) => ({
       tier: 'extension' as const,
       path,
       explicit: false,
+      cautionOnly: true,
     })),
     ...(workspace
       ? [
@@ -134,6 +138,7 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
             tier: 'workspace' as const,
             path: namedPath(path, setup),
             explicit: true,
+            cautionOnly: true,
           })),
         ]
       : []),
@@ -145,15 +150,17 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
     })),
   ];
   const problems: string[] = [];
-  const files: { tier: PolicyTier; file: string }[] = [];
+  const files: { tier: PolicyTier; file: string; cautionOnly: boolean }[] = [];
   for (const source of sources) {
-    for (const file of policyFiles(source, problems)) files.push({ tier: source.tier, file });
+    for (const file of policyFiles(source, problems)) {
+      files.push({ tier: source.tier, file, cautionOnly: source.cautionOnly === true });
+    }
   }
   const rules: PolicyRule[] = [];
   if (files.length > 0) {
     // The TOML parser loads only when there is a policy file to read.
     const { parsePolicyToml } = await import('./toml-rules');
-    for (const { tier, file } of files) {
+    for (const { tier, file, cautionOnly } of files) {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -162,9 +169,8 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
         continue;
       }
       const parsed = parsePolicyToml(text, { tier, file });
-      // An installed extension may make kodo more careful, never less: its allow rules and
-      // yolo-mode rules are dropped.
-      rules.push(...(tier === 'extension' ? parsed.rules.filter(isCautionRule) : parsed.rules));
+      // Extensions and the project's named files: allow rules and yolo-mode rules are dropped.
+      rules.push(...(cautionOnly ? parsed.rules.filter(isCautionRule) : parsed.rules));
       problems.push(...parsed.errors);
       for (const message of parsed.warnings) feedback(message);
     }
