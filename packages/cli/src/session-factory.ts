@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  ApprovalModeError,
   type CommandSandbox,
   type ConfirmHandler,
   cleanupInterruptedWrites,
@@ -143,7 +144,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     onWarning: setup.onWarning ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
   });
   const effectiveSettings = extensibility?.settings ?? settings;
-  const config = resolveConfig(args, env, effectiveSettings, { trusted });
+  const config = configOrExit(() => resolveConfig(args, env, effectiveSettings, { trusted }));
   const injected = setup.generator?.(config.model);
   // An injected generator (the tools-only session of `kodo mcp serve`) calls no model to check.
   if (!injected)
@@ -303,6 +304,16 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     ...(log.resumed ? { resumed: log.resumed } : {}),
     ...(extensibility ? { extensibility } : {}),
   };
+}
+
+/** A mode the lock-down refuses (`-y` under `security.disableYoloMode`) is a configuration error. */
+function configOrExit(resolve: () => ResolvedConfig): ResolvedConfig {
+  try {
+    return resolve();
+  } catch (error) {
+    if (error instanceof ApprovalModeError) throw new FatalError(error.message, ExitCode.config);
+    throw error;
+  }
 }
 
 /** `--allowed-mcp-server-names` replaces `mcp.allowed` for this run. */

@@ -211,6 +211,14 @@ export {
   type ConfirmHandler,
   Scheduler,
 } from './scheduler/scheduler';
+export {
+  type ApprovalLockdown,
+  type ApprovalModeDecision,
+  ApprovalModeError,
+  type ApprovalModeSource,
+  approvalLockdown,
+  decideApprovalMode,
+} from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
 export { repairHistory } from './session/history-repair';
 export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';

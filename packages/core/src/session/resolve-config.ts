@@ -8,6 +8,13 @@ import type { ApprovalMode } from '../scheduler/policy/policy';
 import type { FileFiltering } from '../tools/file-filtering';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
 import { resolveWebSearchBackend, type WebSearchBackend } from '../tools/web/search-api';
+import {
+  type ApprovalLockdown,
+  ApprovalModeError,
+  type ApprovalModeSource,
+  approvalLockdown,
+  decideApprovalMode,
+} from './approval-mode-gate';
 
 /**
  * Flags, environment and checked settings → the narrow options each part of a session takes.
@@ -27,7 +34,10 @@ export interface ConfigArgs {
 }
 
 export interface ConfigContext {
-  /** An untrusted folder takes no approval mode from settings or flags: always `default`. */
+  /**
+   * An untrusted folder takes no approval mode from settings or flags: always `default` (a mode
+   * the lock-down forbids is still refused).
+   */
   trusted: boolean;
 }
 
@@ -50,6 +60,9 @@ export interface ResolvedConfig {
   /** Options of the Session itself (spread into SessionOptions). */
   session: {
     approvalMode: ApprovalMode;
+    /** Who asked for `approvalMode`: a flag, or the settings' default. */
+    approvalModeSource: ApprovalModeSource;
+    approvalLockdown: ApprovalLockdown;
     maxSessionTurns: number;
     loopDetection: LoopDetectionOptions;
     compressionThreshold?: number;
@@ -102,7 +115,7 @@ export function resolveConfig(
       ...webSearchOption(tools.webSearch, env),
     },
     session: {
-      approvalMode: context.trusted ? approvalMode(args, settings) : 'default',
+      ...approvalModeOptions(args, settings, context),
       maxSessionTurns: model.maxSessionTurns ?? -1,
       loopDetection: loopDetection(settings),
       ...(model.compressionThreshold !== undefined
@@ -164,9 +177,25 @@ function loopDetection(settings: Settings): LoopDetectionOptions {
   };
 }
 
-function approvalMode(args: ConfigArgs, settings: Settings): ApprovalMode {
-  // yolo is never taken from settings (the schema does not allow it): only a flag turns it on.
-  return args.approvalMode ?? settings.general?.defaultApprovalMode ?? 'default';
+/**
+ * The first approval mode: a flag, else the settings' default (yolo is never taken from settings:
+ * the schema does not allow it), decided against the lock-down. A refused mode throws
+ * ApprovalModeError: the front end stops with a configuration error rather than run in another
+ * mode than the one asked for.
+ */
+function approvalModeOptions(
+  args: ConfigArgs,
+  settings: Settings,
+  context: ConfigContext,
+): Pick<ResolvedConfig['session'], 'approvalMode' | 'approvalModeSource' | 'approvalLockdown'> {
+  const source: ApprovalModeSource = args.approvalMode !== undefined ? 'flag' : 'settings';
+  const lockdown = approvalLockdown(settings);
+  const decision = decideApprovalMode(
+    { mode: args.approvalMode ?? settings.general?.defaultApprovalMode ?? 'default', source },
+    { lockdown, trusted: context.trusted },
+  );
+  if (!decision.ok) throw new ApprovalModeError(decision.message);
+  return { approvalMode: decision.mode, approvalModeSource: source, approvalLockdown: lockdown };
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Telemetry } from '../telemetry/telemetry';
 import type { OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import type { TodoItem, ToolContext } from '../tools/tool';
+import type { ApprovalLockdown, ApprovalModeSource } from './approval-mode-gate';
 import type { TurnRecorder } from './recorder';
 import type { SessionStatsSnapshot } from './stats';
 
@@ -26,6 +27,13 @@ export interface SessionOptions {
   tools: ToolRegistry;
   toolContext: ToolContext;
   approvalMode?: ApprovalMode;
+  /**
+   * What the settings lock (`security.disableYoloMode`, `admin.secureModeEnabled`): the first
+   * mode and every change are decided against it (approval-mode-gate.ts). Absent = nothing locked.
+   */
+  approvalLockdown?: ApprovalLockdown;
+  /** Who asked for `approvalMode` (the refusal's wording); default `sdk`. */
+  approvalModeSource?: ApprovalModeSource;
   policy?: PolicyChecker;
   /** Present in interactive front ends; without it, calls that need approval are refused. */
   confirm?: ConfirmHandler;

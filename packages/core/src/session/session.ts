@@ -35,6 +35,12 @@ import type { TodoItem, ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
 import { approvalModeAccess } from './approval-access';
+import {
+  type ApprovalModeDecision,
+  ApprovalModeError,
+  type ApprovalModeSource,
+  decideApprovalMode,
+} from './approval-mode-gate';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
@@ -84,7 +90,12 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
-    this.approvalMode = options.approvalMode ?? 'default';
+    const first = decideApprovalMode(
+      { mode: options.approvalMode ?? 'default', source: options.approvalModeSource ?? 'sdk' },
+      { lockdown: options.approvalLockdown ?? {} },
+    );
+    if (!first.ok) throw new ApprovalModeError(first.message);
+    this.approvalMode = first.mode;
     this.memory = options.memory;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.recorder = options.recorder;
@@ -140,7 +151,10 @@ export class Session {
         options.toolContext.model ?? toolModelClient(utility('utility_tool'), () => this.chat.getModel()),
       approvalMode:
         options.toolContext.approvalMode ??
-        approvalModeAccess({ get: () => this.approvalMode, set: (mode) => this.setApprovalMode(mode) }),
+        approvalModeAccess({
+          get: () => this.approvalMode,
+          set: (mode) => void this.setApprovalMode(mode, { source: 'tool' }),
+        }),
       todos: options.toolContext.todos ?? {
         get: () => structuredClone(this.todoItems),
         set: (items) => {
@@ -362,8 +376,17 @@ export class Session {
     return this.approvalMode;
   }
 
-  setApprovalMode(mode: ApprovalMode): void {
-    this.approvalMode = mode;
+  /**
+   * Switches the approval mode, unless the lock-down forbids the new one: the answer says which
+   * mode the session is in, or why the switch was refused (the mode then stays as it was).
+   */
+  setApprovalMode(mode: ApprovalMode, request: { source?: ApprovalModeSource } = {}): ApprovalModeDecision {
+    const decision = decideApprovalMode(
+      { mode, source: request.source ?? 'sdk' },
+      { lockdown: this.options.approvalLockdown ?? {} },
+    );
+    if (decision.ok) this.approvalMode = decision.mode;
+    return decision;
   }
 
   get model(): string {
