@@ -6,6 +6,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
 
+const INVOKE_AGENT = 'invoke_agent';
+
 /**
  * What the model is offered with each request of a session: the system prompt and the tool
  * declarations. Both are rebuilt per request, because what they depend on changes mid-session
@@ -24,6 +26,8 @@ export function modelOffer(context: {
   approvalMode: () => ApprovalMode;
   memory: () => string;
   agents: Pick<SubagentRunner, 'list'>;
+  /** Whether subagents may run at all (`agents.maxDepth` above 0). */
+  delegation: boolean;
   profile: () => ToolProfile;
 }): ModelOffer {
   const { options, tools, policy, interactive } = context;
@@ -35,7 +39,7 @@ export function modelOffer(context: {
         interactive,
         memory: context.memory(),
         ...(options.sandbox ? { sandbox: options.sandbox.modelNote() } : {}),
-        ...(tools.get('invoke_agent') ? { agents: context.agents.list() } : {}),
+        ...(context.delegation && tools.get(INVOKE_AGENT) ? { agents: context.agents.list() } : {}),
         ...(options.promptSections ? { extraSections: options.promptSections() } : {}),
         ...(context.profile() === 'compact' ? { compact: true } : {}),
       });
@@ -50,6 +54,7 @@ export function modelOffer(context: {
           .list()
           .filter(
             (tool) =>
+              (context.delegation || tool.name !== INVOKE_AGENT) &&
               !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
           )
           .map((tool) => tool.declaration()),

@@ -1,5 +1,6 @@
 import { type BudgetLimits, parseDuration } from '../agent/budgets';
 import type { RetryPolicy } from '../agent/retry';
+import type { SubagentLimits, SubagentOverride } from '../agent/subagents';
 import type { ProviderProfileSettings, Settings, ToolsSettings } from '../config/settings-types';
 import { DEFAULT_CONTEXT_FILE_NAMES } from '../context/memory-files';
 import type { SamplingSettings } from '../llm/providers/registry';
@@ -72,6 +73,10 @@ export interface ResolvedConfig {
     outputThresholdChars: number;
     /** `tools.profile`; absent = automatic (compact for a small discovered context window). */
     toolProfile?: 'full' | 'compact';
+    /** `agents.maxDepth`, and `agents.maxTurns`/`maxTimeMinutes` as ceilings for every subagent. */
+    agentLimits?: Partial<SubagentLimits>;
+    /** `agents.overrides`, with minutes as milliseconds. */
+    agentOverrides?: Record<string, SubagentOverride>;
   };
   budgets: BudgetLimits;
   /** Absent when telemetry is off. */
@@ -126,6 +131,7 @@ export function resolveConfig(
       retry: retryOverrides(env, settings),
       outputThresholdChars: tools.truncateToolOutputThreshold ?? DEFAULT_OUTPUT_THRESHOLD_CHARS,
       ...(tools.profile ? { toolProfile: tools.profile } : {}),
+      ...agentOptions(settings),
     },
     budgets: budgetLimits(args, settings),
     ...(telemetry ? { telemetry } : {}),
@@ -196,6 +202,31 @@ function approvalModeOptions(
   );
   if (!decision.ok) throw new ApprovalModeError(decision.message);
   return { approvalMode: decision.mode, approvalModeSource: source, approvalLockdown: lockdown };
+}
+
+/** Settings `agents.*` as the Session's subagent options; absent when none is set. */
+function agentOptions(settings: Settings): Pick<ResolvedConfig['session'], 'agentLimits' | 'agentOverrides'> {
+  const agents = settings.agents ?? {};
+  const limits: Partial<SubagentLimits> = {
+    ...(agents.maxDepth !== undefined ? { maxDepth: agents.maxDepth } : {}),
+    ...(agents.maxTurns !== undefined ? { maxTurnsCeiling: agents.maxTurns } : {}),
+    ...(agents.maxTimeMinutes !== undefined ? { timeoutCeilingMs: agents.maxTimeMinutes * 60_000 } : {}),
+  };
+  const overrides = Object.entries(agents.overrides ?? {}).map(
+    ([name, override]): [string, SubagentOverride] => [
+      name,
+      {
+        ...(override.enabled !== undefined ? { enabled: override.enabled } : {}),
+        ...(override.model !== undefined ? { model: override.model } : {}),
+        ...(override.maxTurns !== undefined ? { maxTurns: override.maxTurns } : {}),
+        ...(override.maxTimeMinutes !== undefined ? { timeoutMs: override.maxTimeMinutes * 60_000 } : {}),
+      },
+    ],
+  );
+  return {
+    ...(Object.keys(limits).length > 0 ? { agentLimits: limits } : {}),
+    ...(overrides.length > 0 ? { agentOverrides: Object.fromEntries(overrides) } : {}),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BudgetLimits } from '../agent/budgets';
 import type { RetryPolicy } from '../agent/retry';
-import type { SubagentDefinition, SubagentLimits } from '../agent/subagents';
+import type { SubagentDefinition, SubagentLimits, SubagentOverride } from '../agent/subagents';
 import type { ProjectMemory } from '../context/memory-files';
 import type { ContentGenerator } from '../contracts/content-generator';
 import type { Content, GenerationConfig, Part } from '../contracts/messages';
@@ -92,8 +92,10 @@ export interface SessionOptions {
   budgets?: BudgetLimits;
   /** Custom subagents for `invoke_agent`, after the built-ins (agent files, extensions). */
   agents?: readonly SubagentDefinition[];
-  /** Defaults for every subagent (settings `agents.*`). */
+  /** Limits for every subagent (settings `agents.maxTurns`, `maxTimeMinutes`, `maxDepth`). */
   agentLimits?: Partial<SubagentLimits>;
+  /** Settings `agents.overrides`: agents turned off, or with their own model and limits. */
+  agentOverrides?: Readonly<Record<string, SubagentOverride>>;
 }
 
 /** Model round trips allowed for one prompt unless configured. */

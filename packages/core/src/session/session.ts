@@ -190,9 +190,10 @@ export class Session {
       outputLimit,
       ...(this.hooks ? { hooks: this.hooks } : {}),
     });
+    const agentLimits = { ...DEFAULT_SUBAGENT_LIMITS, ...options.agentLimits };
     this.agents = new SubagentRunner({
-      definitions: subagentDefinitions(options.agents ?? []),
-      limits: { ...DEFAULT_SUBAGENT_LIMITS, ...options.agentLimits },
+      definitions: subagentDefinitions(options.agents ?? [], options.agentOverrides),
+      limits: agentLimits,
       generator: options.generator,
       observer: fanOut(this.stats.forRole('subagent'), this.budget, telemetryObserver),
       parentModel: () => this.chat.getModel(),
@@ -212,7 +213,9 @@ export class Session {
           memory: this.memory?.systemBlock() ?? '',
         }),
     });
-    this.toolContext.agents = this.agents;
+    // `agents.maxDepth: 0`: no subagents at all, so invoke_agent is neither offered nor run.
+    const delegation = agentLimits.maxDepth > 0;
+    this.toolContext.agents = delegation ? this.agents : undefined;
     // Model hooks see only the conversation's requests, not the one-shot calls of tools.
     const modelSteps: ModelSteps | undefined = this.hooks ? this.hooks.modelSteps() : undefined;
     const offer = modelOffer({
@@ -223,6 +226,7 @@ export class Session {
       approvalMode: () => this.approvalMode,
       memory: () => this.memory?.systemBlock() ?? '',
       agents: this.agents,
+      delegation,
       profile,
     });
     this.loopDeps = {
