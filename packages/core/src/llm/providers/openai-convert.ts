@@ -232,7 +232,25 @@ export function openAIErrorFromBody(body: unknown, fallback: ErrorFallback = {})
       };
     },
     'Error from the OpenAI-compatible API',
+    isOpenAIAuthFailure,
   );
+}
+
+/** What OpenAI and compatible servers call a refused key, in `error.code` or `error.type`. */
+const KEY_REFUSALS = new Set([
+  'invalid_api_key',
+  'authentication_error',
+  'permission_error',
+  'insufficient_permissions',
+]);
+
+/**
+ * 401 is a refused key; a 403 only when the envelope says so (OpenAI also answers 403 for an
+ * unsupported country, which no key fixes); any status whose code is `invalid_api_key`.
+ */
+function isOpenAIAuthFailure(status: number, fields: Record<string, unknown>): boolean {
+  const named = KEY_REFUSALS.has(String(fields.code)) || KEY_REFUSALS.has(String(fields.type));
+  return status === 401 || (status === 403 && named) || fields.code === 'invalid_api_key';
 }
 
 interface PendingCall {
