@@ -20,9 +20,11 @@ import type {
   UsageMetadata,
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
+import { readShape } from '../response-shape';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
 import { modelChunk } from './model-chunk';
+import { checkOpenAIChunk, checkOpenAICompletion, OPENAI_SOURCE } from './openai-shape';
 
 export interface OpenAIBodyOptions {
   stream: boolean;
@@ -297,8 +299,7 @@ export class OpenAIStreamConverter {
   private ended = false;
 
   push(chunk: unknown): GenerateResponse[] {
-    if (!chunk || typeof chunk !== 'object') return [];
-    const c = chunk as Json;
+    const c = readShape(OPENAI_SOURCE, () => checkOpenAIChunk(chunk));
     if (c.error) throw openAIErrorFromBody(c);
     if (typeof c.model === 'string') this.meta.modelVersion = c.model;
     if (typeof c.id === 'string') this.meta.responseId = c.id;
@@ -368,7 +369,7 @@ export class OpenAIStreamConverter {
 
 /** A non-streamed `chat.completion` → one kodo response. */
 export function openAICompletionToResponse(completion: unknown): GenerateResponse {
-  const c = (completion ?? {}) as Json;
+  const c = readShape(OPENAI_SOURCE, () => checkOpenAICompletion(completion));
   if (c.error) throw openAIErrorFromBody(c);
   const choices = Array.isArray(c.choices) ? (c.choices as Json[]) : [];
   const choice = choices.find((entry) => (entry.index ?? 0) === 0) ?? {};
