@@ -273,5 +273,7 @@ export { isInside, Workspace } from './tools/workspace';
 export { monotonicMs } from './utils/clock';
 export { isSecretEnvName, sanitizeEnv } from './utils/env';
 export { newSessionId } from './utils/ids';
+export { isRecord } from './utils/is-record';
+export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
 export { splitOutsideParens } from './utils/split-list';

@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../contracts/errors';
 import type { GenerateResponse } from '../contracts/messages';
+import { kindOf } from '../utils/json-kind';
 
 /** A value of the wrong shape: `message` is the path and what was expected, without a source. */
 export class ShapeError extends Error {
@@ -14,12 +15,6 @@ export class ShapeError extends Error {
 
 type Kind = 'object' | 'array' | 'string' | 'number' | 'boolean';
 type Json = Record<string, unknown>;
-
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
 
 const ARTICLE: Record<Kind, string> = {
   object: 'an object',
