@@ -113,52 +113,42 @@ describe('yolo under lock-down: kodo mcp serve', () => {
     );
     return client;
   }
-  const textOf = (result: CallToolResult) =>
-    result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-
-  it("the kodo tool's approval-mode yolo is refused with the reason", async () => {
-    lockDown(DISABLED);
-    const client = await connect(['--fake-responses', fixture('policy-shell.jsonl')]);
+  /** One tool call on a fresh `kodo mcp serve <flags>`: whether it failed, and its text. */
+  async function callServe(flags: string[], name: string, args: Record<string, unknown>) {
+    const client = await connect(flags);
     try {
-      const result = (await client.callTool({
-        name: 'kodo',
-        arguments: { prompt: 'x', 'approval-mode': 'yolo' },
-      })) as CallToolResult;
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('security.disableYoloMode');
-      expect(existsSync(join(dirs.workspace, 'f'))).toBe(false);
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+      return { isError: result.isError === true, text };
     } finally {
       await client.close();
     }
+  }
+  const BUILTIN_YOLO = ['--tools', 'builtin', '--approval-mode', 'yolo'];
+  const PLANT = { file_path: 'planted.txt', content: 'x' };
+
+  it("the kodo tool's approval-mode yolo is refused with the reason", async () => {
+    lockDown(DISABLED);
+    const result = await callServe(['--fake-responses', fixture('policy-shell.jsonl')], 'kodo', {
+      prompt: 'x',
+      'approval-mode': 'yolo',
+    });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('security.disableYoloMode');
+    expect(existsSync(join(dirs.workspace, 'f'))).toBe(false);
   });
 
   it('--tools builtin started in yolo runs no tool call unasked', async () => {
     lockDown(SECURE);
-    const client = await connect(['--tools', 'builtin', '--approval-mode', 'yolo']);
-    try {
-      const result = (await client.callTool({
-        name: 'write_file',
-        arguments: { file_path: 'planted.txt', content: 'x' },
-      })) as CallToolResult;
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('admin.secureModeEnabled');
-      expect(existsSync(join(dirs.workspace, 'planted.txt'))).toBe(false);
-    } finally {
-      await client.close();
-    }
+    const result = await callServe(BUILTIN_YOLO, 'write_file', PLANT);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('admin.secureModeEnabled');
+    expect(existsSync(join(dirs.workspace, 'planted.txt'))).toBe(false);
   });
 
   it('control: without the lock-down, --tools builtin in yolo writes', async () => {
-    const client = await connect(['--tools', 'builtin', '--approval-mode', 'yolo']);
-    try {
-      const result = (await client.callTool({
-        name: 'write_file',
-        arguments: { file_path: 'planted.txt', content: 'x' },
-      })) as CallToolResult;
-      expect(result.isError).not.toBe(true);
-      expect(existsSync(join(dirs.workspace, 'planted.txt'))).toBe(true);
-    } finally {
-      await client.close();
-    }
+    const result = await callServe(BUILTIN_YOLO, 'write_file', PLANT);
+    expect(result.isError).toBe(false);
+    expect(existsSync(join(dirs.workspace, 'planted.txt'))).toBe(true);
   });
 });

@@ -99,21 +99,19 @@ describe('bad credentials exit 41', () => {
           OPENAI_API_KEY: 'sk-wrong',
           OPENAI_BASE_URL: mock.url,
         }),
-      /./,
+      /Incorrect API key provided/,
     );
   });
 
   it('Anthropic: 401 authentication_error and 403 permission_error', async () => {
+    const claude = (url: string, key: string) => (format: string) =>
+      kodo(['-o', format, '-m', 'anthropic:claude-test'], {
+        ANTHROPIC_API_KEY: key,
+        ANTHROPIC_BASE_URL: url,
+      });
     const keyed = await startAnthropicMock({ apiKey: 'right' });
     servers.push(keyed);
-    await expectAuthExit(
-      (format) =>
-        kodo(['-o', format, '-m', 'anthropic:claude-test'], {
-          ANTHROPIC_API_KEY: 'wrong',
-          ANTHROPIC_BASE_URL: keyed.url,
-        }),
-      /invalid x-api-key/,
-    );
+    await expectAuthExit(claude(keyed.url, 'wrong'), /invalid x-api-key/);
     const denied = await startAnthropicMock({
       script: FORMATS.map(() => ({
         fault: 'status' as const,
@@ -122,14 +120,7 @@ describe('bad credentials exit 41', () => {
       })),
     });
     servers.push(denied);
-    await expectAuthExit(
-      (format) =>
-        kodo(['-o', format, '-m', 'anthropic:claude-test'], {
-          ANTHROPIC_API_KEY: 'k',
-          ANTHROPIC_BASE_URL: denied.url,
-        }),
-      /may not use this model/,
-    );
+    await expectAuthExit(claude(denied.url, 'k'), /may not use this model/);
   });
 
   it('control: an unrelated 400 is not an auth failure', async () => {

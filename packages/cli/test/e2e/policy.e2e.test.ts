@@ -11,6 +11,8 @@ const dirs = e2eDirs();
 
 const kodo = (args: string[]) =>
   runKodo(args, { cwd: dirs.workspace, env: { KODO_HOME: dirs.home, GEMINI_CLI_HOME: dirs.home } });
+const runShellFixture = () =>
+  kodo(['-p', 'x', '-o', 'stream-json', '--fake-responses', fixture('policy-shell.jsonl')]);
 const toolResults = (stdout: string) =>
   stdout
     .trim()
@@ -70,14 +72,7 @@ describe('kodo with policies', () => {
     mkdirSync(join(dirs.home, 'policies'));
     writeFileSync(join(dirs.home, 'policies', 'echo.toml'), ECHO_POLICY);
     writeFileSync(join(dirs.home, 'policies', 'broken.toml'), '[[rule]\n');
-    const run = await kodo([
-      '-p',
-      'x',
-      '-o',
-      'stream-json',
-      '--fake-responses',
-      fixture('policy-shell.jsonl'),
-    ]);
+    const run = await runShellFixture();
     expect(run.code).toBe(52);
     expect(run.stdout).toContain(
       `[USER] Policy file error in ${join(dirs.home, 'policies', 'broken.toml')}:`,
@@ -85,14 +80,7 @@ describe('kodo with policies', () => {
     expect(toolResults(run.stdout)).toEqual([]);
     // Without the broken file, the good one applies.
     rmSync(join(dirs.home, 'policies', 'broken.toml'));
-    const fixed = await kodo([
-      '-p',
-      'x',
-      '-o',
-      'stream-json',
-      '--fake-responses',
-      fixture('policy-shell.jsonl'),
-    ]);
+    const fixed = await runShellFixture();
     expect(fixed.code).toBe(0);
     expect(toolResults(fixed.stdout).map((result) => result.status)).toEqual(['success', 'error']);
   });

@@ -24,6 +24,10 @@ decision = "allow"
 priority = 100
 `;
 
+/** The administrator's rule under attack: no echo inside that agent. */
+const denyEchoIn = (agentName: string) =>
+  `[[rule]]\nsubagent = "${agentName}"\ntoolName = "echo"\ndecision = "deny"\npriority = 1\n`;
+
 function policySession(generator: ContentGenerator, agents: SubagentDefinition[], admin: string) {
   const { ctx: toolContext } = tempContext();
   const policy = new PolicyEngine({
@@ -71,15 +75,7 @@ describe('rules that name a subagent', () => {
       main: [[calls({ name: 'echo', args: { value: 'main' } }, invoke('finder', 'look'))], [text('done')]],
       'You are finder.': [[calls({ name: 'echo', args: { value: 'child' } })], [text('found')]],
     });
-    const admin = `
-[[rule]]
-subagent = "finder"
-toolName = "echo"
-decision = "deny"
-priority = 1
-denyMessage = "finder may not echo."
-`;
-    const s = policySession(model.generator, [agent('finder', { tools: ['echo'] })], admin);
+    const s = policySession(model.generator, [agent('finder', { tools: ['echo'] })], denyEchoIn('finder'));
     const { events } = await collect(s.sendMessage('go', new AbortController().signal));
     expect(echoResults(events)).toEqual([
       { agent: 'main', status: 'success', error: undefined },
@@ -93,14 +89,7 @@ denyMessage = "finder may not echo."
       'You are outer.': [[calls(invoke('inner', 'echo it'))], [text('outer done')]],
       'You are inner.': [[calls({ name: 'echo', args: { value: 'deep' } })], [text('inner done')]],
     });
-    const admin = `
-[[rule]]
-subagent = "outer"
-toolName = "echo"
-decision = "deny"
-priority = 1
-`;
-    const s = policySession(model.generator, [agent('outer'), agent('inner')], admin);
+    const s = policySession(model.generator, [agent('outer'), agent('inner')], denyEchoIn('outer'));
     const { events } = await collect(s.sendMessage('go', new AbortController().signal));
     expect(echoResults(events)).toEqual([{ agent: 'inner', status: 'error', error: 'policy_violation' }]);
   });
@@ -110,14 +99,7 @@ priority = 1
       main: [[calls(invoke('finder', 'look'))], [text('done')]],
       'You are finder.': [[text('nothing to do')]],
     });
-    const admin = `
-[[rule]]
-subagent = "finder"
-toolName = "echo"
-decision = "deny"
-priority = 1
-`;
-    const s = policySession(model.generator, [agent('finder')], admin);
+    const s = policySession(model.generator, [agent('finder')], denyEchoIn('finder'));
     await collect(s.sendMessage('go', new AbortController().signal));
     const offered = (speakerName: string) =>
       model.requests.find((entry) => entry.speaker === speakerName)!.request.tools!.map((tool) => tool.name);
