@@ -1,3 +1,4 @@
+import type { FreeformFormat } from '../../contracts/messages';
 import type { ToolKind } from '../tool';
 
 /** A built-in tool as the model sees it, known without loading the tool's code. */
@@ -7,4 +8,6 @@ export interface BuiltinToolSpec {
   kind: ToolKind;
   description: string;
   parametersJsonSchema: Record<string, unknown>;
+  /** A freeform tool's grammar (see `FunctionDeclaration.freeform`). */
+  freeform?: FreeformFormat;
 }
