@@ -168,9 +168,12 @@ class PatchReader {
       this.index++;
     }
     if (current && current.lines.length === 0) {
+      const next = this.lines[this.index];
+      const found =
+        next === undefined || next === END_PATCH ? '' : ` Line ${this.index + 1} is ${quote(next)}.`;
       this.fail(
         current.line - 1,
-        `the hunk has "@@" lines but no lines of its own (each starting with " ", "-" or "+").`,
+        `the hunk has "@@" lines but no lines of its own (each starting with " ", "-" or "+").${found}`,
         operation,
         hunks.length,
       );
