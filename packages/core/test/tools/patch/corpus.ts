@@ -24,22 +24,46 @@ export const CORPUS: readonly CorpusEntry[] = [
     valid: true,
   },
   { name: 'add an empty file', patch: patch(BEGIN, '*** Add File: empty.txt', END), valid: true },
-  { name: 'add a file with empty lines', patch: patch(BEGIN, '*** Add File: a', '+', '+x', '+', END), valid: true },
+  {
+    name: 'add a file with empty lines',
+    patch: patch(BEGIN, '*** Add File: a', '+', '+x', '+', END),
+    valid: true,
+  },
   { name: 'delete a file', patch: patch(BEGIN, '*** Delete File: old.txt', END), valid: true },
   {
     name: 'update without an @@ line',
     patch: patch(BEGIN, '*** Update File: a.py', ' a', '-b', '+c', ' d', END),
     valid: true,
   },
-  { name: 'update with a bare @@', patch: patch(BEGIN, '*** Update File: a.py', '@@', '-b', '+c', END), valid: true },
+  {
+    name: 'update with a bare @@',
+    patch: patch(BEGIN, '*** Update File: a.py', '@@', '-b', '+c', END),
+    valid: true,
+  },
   {
     name: 'update with an @@ line naming a function',
-    patch: patch(BEGIN, '*** Update File: a.py', '@@ def f():', '     x = 1', '-    y = 2', '+    y = 3', END),
+    patch: patch(
+      BEGIN,
+      '*** Update File: a.py',
+      '@@ def f():',
+      '     x = 1',
+      '-    y = 2',
+      '+    y = 3',
+      END,
+    ),
     valid: true,
   },
   {
     name: 'two @@ lines in a row narrow the place',
-    patch: patch(BEGIN, '*** Update File: a.py', '@@ class A', '@@   def f(self):', '-  pass', '+  return 1', END),
+    patch: patch(
+      BEGIN,
+      '*** Update File: a.py',
+      '@@ class A',
+      '@@   def f(self):',
+      '-  pass',
+      '+  return 1',
+      END,
+    ),
     valid: true,
   },
   {
@@ -52,7 +76,11 @@ export const CORPUS: readonly CorpusEntry[] = [
     patch: patch(BEGIN, '*** Update File: a', ' 1', '-2', '@@', ' 5', '+6', END),
     valid: true,
   },
-  { name: 'an @@ followed by a space only', patch: patch(BEGIN, '*** Update File: a', '@@ ', '-x', END), valid: true },
+  {
+    name: 'an @@ followed by a space only',
+    patch: patch(BEGIN, '*** Update File: a', '@@ ', '-x', END),
+    valid: true,
+  },
   {
     name: 'an @@ with a unified diff range',
     patch: patch(BEGIN, '*** Update File: a', '@@ -1,3 +1,4 @@', ' a', '+b', END),
@@ -68,7 +96,11 @@ export const CORPUS: readonly CorpusEntry[] = [
     patch: patch(BEGIN, '*** Update File: a', '-x', '*** End of File', '*** Delete File: b', END),
     valid: true,
   },
-  { name: 'a move only', patch: patch(BEGIN, '*** Update File: a.txt', '*** Move to: b.txt', END), valid: true },
+  {
+    name: 'a move only',
+    patch: patch(BEGIN, '*** Update File: a.txt', '*** Move to: b.txt', END),
+    valid: true,
+  },
   {
     name: 'a move with hunks',
     patch: patch(BEGIN, '*** Update File: a.txt', '*** Move to: dir/b.txt', '@@', '-x', '+y', END),
@@ -95,12 +127,24 @@ export const CORPUS: readonly CorpusEntry[] = [
     patch: patch(BEGIN, '*** Update File: a', '-*** End Patch', '+*** Begin Patch', ' @@ x', END),
     valid: true,
   },
-  { name: 'added lines that look like markers', patch: patch(BEGIN, '*** Add File: a', '+*** End Patch', END), valid: true },
-  { name: 'a path with spaces inside', patch: patch(BEGIN, '*** Add File: my dir/a b.txt', '+x', END), valid: true },
+  {
+    name: 'added lines that look like markers',
+    patch: patch(BEGIN, '*** Add File: a', '+*** End Patch', END),
+    valid: true,
+  },
+  {
+    name: 'a path with spaces inside',
+    patch: patch(BEGIN, '*** Add File: my dir/a b.txt', '+x', END),
+    valid: true,
+  },
   { name: 'a path with trailing spaces', patch: patch(BEGIN, '*** Delete File: a.txt  ', END), valid: true },
   { name: 'an absolute path', patch: patch(BEGIN, '*** Delete File: /etc/passwd', END), valid: true },
   { name: 'a path with ..', patch: patch(BEGIN, '*** Add File: ../escape.txt', '+x', END), valid: true },
-  { name: 'unicode content', patch: patch(BEGIN, '*** Add File: ü.txt', '+“quoted” — dash ✓', END), valid: true },
+  {
+    name: 'unicode content',
+    patch: patch(BEGIN, '*** Add File: ü.txt', '+“quoted” — dash ✓', END),
+    valid: true,
+  },
   { name: 'tabs in content', patch: patch(BEGIN, '*** Update File: a', '-\tx', '+\t\ty', END), valid: true },
   {
     name: 'empty hunk lines of each kind',
@@ -180,7 +224,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'a misspelled header',
     patch: patch(BEGIN, '*** Modify File: a.txt', '-x', END),
     valid: false,
-    error: /^Invalid patch at line 2: expected the next "\*\*\* Add File: ".*found "\*\*\* Modify File: a.txt"/,
+    error:
+      /^Invalid patch at line 2: expected the next "\*\*\* Add File: ".*found "\*\*\* Modify File: a.txt"/,
   },
   {
     name: 'lowercase header',
@@ -192,7 +237,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'an added file line without +',
     patch: patch(BEGIN, '*** Add File: a.txt', '+one', 'two', END),
     valid: false,
-    error: /^Invalid patch at line 4: in "\*\*\* Add File: a.txt", every line of the new file starts with "\+"/,
+    error:
+      /^Invalid patch at line 4: in "\*\*\* Add File: a.txt", every line of the new file starts with "\+"/,
   },
   {
     name: 'lines after a delete',
@@ -222,7 +268,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: '@@ lines with no hunk lines after them',
     patch: patch(BEGIN, '*** Update File: a.txt', '@@', '-x', '@@ def f():', END),
     valid: false,
-    error: /^Invalid patch at line 5 \(hunk 2 of "\*\*\* Update File: a.txt"\): the hunk has "@@" lines but no lines/,
+    error:
+      /^Invalid patch at line 5 \(hunk 2 of "\*\*\* Update File: a.txt"\): the hunk has "@@" lines but no lines/,
   },
   {
     name: 'only @@ in an update',
@@ -234,7 +281,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: '@@ directly followed by text',
     patch: patch(BEGIN, '*** Update File: a.txt', '@@def f():', '-x', END),
     valid: false,
-    error: /^Invalid patch at line 3 \(hunk 1 of "\*\*\* Update File: a.txt"\): a hunk header is "@@" alone or "@@ " followed by a line of the file; found "@@def f\(\):"/,
+    error:
+      /^Invalid patch at line 3 \(hunk 1 of "\*\*\* Update File: a.txt"\): a hunk header is "@@" alone or "@@ " followed by a line of the file; found "@@def f\(\):"/,
   },
   {
     name: '@@ followed by a tab',
@@ -246,13 +294,15 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'end of file marker before any hunk line',
     patch: patch(BEGIN, '*** Update File: a.txt', '*** End of File', END),
     valid: false,
-    error: /^Invalid patch at line 3 \("\*\*\* Update File: a.txt"\): "\*\*\* End of File" must follow the lines of a hunk/,
+    error:
+      /^Invalid patch at line 3 \("\*\*\* Update File: a.txt"\): "\*\*\* End of File" must follow the lines of a hunk/,
   },
   {
     name: 'end of file marker after @@ lines only',
     patch: patch(BEGIN, '*** Update File: a.txt', '-x', '@@', '*** End of File', END),
     valid: false,
-    error: /^Invalid patch at line 5 \(hunk 2 of "\*\*\* Update File: a.txt"\): "\*\*\* End of File" must follow/,
+    error:
+      /^Invalid patch at line 5 \(hunk 2 of "\*\*\* Update File: a.txt"\): "\*\*\* End of File" must follow/,
   },
   {
     name: 'a hunk after the end of file marker',

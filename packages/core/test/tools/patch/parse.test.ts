@@ -82,7 +82,17 @@ describe('parsePatch results', () => {
 
   it('names the hunk and the file of an error inside an update', () => {
     const parsed = parsePatch(
-      patch('*** Begin Patch', '*** Update File: a.ts', '@@', ' x', '-y', '@@ f()', ' z', 'w', '*** End Patch'),
+      patch(
+        '*** Begin Patch',
+        '*** Update File: a.ts',
+        '@@',
+        ' x',
+        '-y',
+        '@@ f()',
+        ' z',
+        'w',
+        '*** End Patch',
+      ),
     );
     expect(parsed).toEqual({
       ok: false,
@@ -139,7 +149,22 @@ function mutants(count: number): string[] {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) % below;
   };
-  const pieces = [' ', '-', '+', '@', '@@', '@@ ', '*', '*** ', '\n', '\t', 'x', '\r', ':', '*** End of File\n'];
+  const pieces = [
+    ' ',
+    '-',
+    '+',
+    '@',
+    '@@',
+    '@@ ',
+    '*',
+    '*** ',
+    '\n',
+    '\t',
+    'x',
+    '\r',
+    ':',
+    '*** End of File\n',
+  ];
   const valid = CORPUS.filter((entry) => entry.valid).map((entry) => entry.patch);
   const out: string[] = [];
   while (out.length < count) {
