@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { APPLY_PATCH_GRAMMAR } from '../../../src/tools/patch/grammar';
 import { type PatchOperation, parsePatch } from '../../../src/tools/patch/parse';
@@ -25,6 +26,16 @@ describe('parsePatch on the corpus', () => {
     const invalid = CORPUS.filter((entry) => !entry.valid);
     expect(invalid.length).toBeGreaterThan(30);
     for (const entry of invalid) expect(entry.error, entry.name).toBeDefined();
+  });
+});
+
+describe('the grammar in docs/providers.md', () => {
+  it('is the grammar kodo sends, without its comments', () => {
+    const docs = readFileSync(new URL('../../../../../docs/providers.md', import.meta.url), 'utf8');
+    const shown = /```lark\n([\s\S]*?)```/.exec(docs)?.[1];
+    const rules = (grammar: string) =>
+      grammar.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('//'));
+    expect(rules(shown ?? '')).toEqual(rules(APPLY_PATCH_GRAMMAR));
   });
 });
 
