@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from '../src/tools/builtin/index';
+import { builtinTools, specOf } from '../src/tools/builtin/index';
 import { lazyBuiltinTools } from '../src/tools/builtin/lazy';
 import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
 import { ToolRegistry, withoutFreeformTools } from '../src/tools/registry';
 
 describe('generated built-in tool specs', () => {
   it('match the tools’ zod definitions (run `npm run build` if this fails)', () => {
-    const fresh = builtinTools().map((tool) => {
-      const { parametersJsonSchema, freeform } = tool.declaration();
-      return {
-        name: tool.name,
-        displayName: tool.displayName,
-        kind: tool.kind,
-        description: tool.description,
-        parametersJsonSchema,
-        ...(freeform ? { freeform } : {}),
-      };
-    });
+    const fresh = builtinTools().map(specOf);
     expect(BUILTIN_TOOL_SPECS).toEqual(fresh);
   });
 

@@ -13,9 +13,8 @@ import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool, createApplyPatchTool } from '../../src/tools/builtin/apply-patch';
-import { workspaceFileSystem } from '../../src/tools/patch/commit';
 import type { Tool } from '../../src/tools/tool';
-import { buildError, outsideWithLinks, runTool } from './helpers';
+import { beforePatchWrites, buildError, outsideWithLinks, runTool } from './helpers';
 
 /**
  * A wrong or prompt-injected model attacks the workspace boundary through a patch: paths that
@@ -160,25 +159,11 @@ describe('apply_patch when a directory is swapped for a link to the outside afte
   /** Swaps `dir` for a link to the outside right before the patch's first write or removal. */
   function swapping(): Tool {
     return createApplyPatchTool({
-      io: (ctx) => {
-        const real = workspaceFileSystem(ctx);
-        const swap = () => {
-          if (lstatSync(join(ws.root, 'dir')).isSymbolicLink()) return;
-          renameSync(join(ws.root, 'dir'), join(ws.root, 'dir.aside'));
-          symlinkSync(outside, join(ws.root, 'dir'));
-        };
-        return {
-          ...real,
-          write: async (change) => {
-            swap();
-            await real.write(change);
-          },
-          remove: async (abs) => {
-            swap();
-            await real.remove(abs);
-          },
-        };
-      },
+      io: beforePatchWrites(() => {
+        if (lstatSync(join(ws.root, 'dir')).isSymbolicLink()) return;
+        renameSync(join(ws.root, 'dir'), join(ws.root, 'dir.aside'));
+        symlinkSync(outside, join(ws.root, 'dir'));
+      }),
     });
   }
 

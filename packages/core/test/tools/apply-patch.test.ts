@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool, createApplyPatchTool } from '../../src/tools/builtin/apply-patch';
-import { type PatchFileSystem, workspaceFileSystem } from '../../src/tools/patch/commit';
+import type { PatchFileSystem } from '../../src/tools/patch/commit';
 import { APPLY_PATCH_GRAMMAR } from '../../src/tools/patch/grammar';
 import type { Tool, ToolContext } from '../../src/tools/tool';
-import { buildError, runTool, text } from './helpers';
+import { beforePatchWrites, buildError, runTool, text } from './helpers';
 
 let ws: TempWorkspace;
 beforeEach(() => {
@@ -347,25 +347,11 @@ describe('apply_patch: bad input changes nothing', () => {
 describe('apply_patch: a write that fails midway', () => {
   /** The real file system, with the `failAt`-th write or removal throwing instead. */
   function failing(failAt: number): (ctx: ToolContext) => PatchFileSystem {
-    return (ctx) => {
-      const real = workspaceFileSystem(ctx);
-      let steps = 0;
-      const step = () => {
-        steps += 1;
-        if (steps === failAt) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
-      };
-      return {
-        ...real,
-        write: async (change) => {
-          step();
-          await real.write(change);
-        },
-        remove: async (abs) => {
-          step();
-          await real.remove(abs);
-        },
-      };
-    };
+    let steps = 0;
+    return beforePatchWrites(() => {
+      steps += 1;
+      if (steps === failAt) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+    });
   }
 
   it('puts back every file it had changed, created or removed', async () => {

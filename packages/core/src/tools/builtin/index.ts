@@ -34,6 +34,7 @@ export { DEFAULT_MAX_LINES, MAX_LINE_LENGTH, readFileTool } from './read-file';
 export { replaceTool } from './replace';
 export { saveMemoryTool } from './save-memory';
 export { MAX_SHELL_OUTPUT_CHARS, rootCommands, shellTool } from './shell';
+export { specOf } from './spec';
 export { createWebFetchTool, WEB_FETCH_LIMITS, type WebFetchToolOptions } from './web-fetch';
 export { webSearchTool } from './web-search';
 export { writeFileTool } from './write-file';

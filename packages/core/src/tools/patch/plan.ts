@@ -1,8 +1,8 @@
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, type Stats } from 'node:fs';
 import { encodingProblem, isToolError, readTarget, type TextFormat } from '../file-change';
 import type { ExistingText } from '../file-text';
 import type { ToolContext, ToolError } from '../tool';
+import { realpathOfNearestExisting } from '../workspace';
 import { applyHunks } from './apply-hunks';
 import { operationLabel, type PatchOperation } from './parse';
 
@@ -40,7 +40,7 @@ export async function planPatch(operations: readonly PatchOperation[], ctx: Tool
     if (isToolError(planned)) return { ok: false, error: planned };
     for (const path of [planned.source, planned.target]) {
       if (path === undefined) continue;
-      const key = identity(path);
+      const key = realpathOfNearestExisting(path);
       const earlier = claimed.get(key);
       if (earlier && earlier !== operation) {
         const error = refuse(
@@ -121,7 +121,7 @@ async function planUpdate(
     if (!resolved.ok) return inOperation(operation, resolved.error);
     destination = resolved.path;
   }
-  const moves = identity(destination) !== identity(abs);
+  const moves = realpathOfNearestExisting(destination) !== realpathOfNearestExisting(abs);
   if (moves) {
     // A move renames this file: a link would move the link and leave its target changed or not.
     const problem = notARegularFile(current.stats, abs, ctx);
@@ -223,18 +223,5 @@ function lstatOrUndefined(path: string): Stats | undefined {
     return lstatSync(path);
   } catch {
     return undefined;
-  }
-}
-
-/** One name per file, whatever links or `..` the patch reached it by. */
-function identity(abs: string): string {
-  try {
-    return realpathSync(abs);
-  } catch {
-    try {
-      return join(realpathSync(dirname(abs)), basename(abs));
-    } catch {
-      return abs;
-    }
   }
 }
