@@ -50,7 +50,7 @@ export function applyHunks(content: string, hunks: readonly Hunk[]): HunkOutcome
     }
     const added = hunk.lines.filter((line) => line.kind === 'add').map((line) => line.text);
     if (added.length === hunk.lines.length) {
-      const at = anchors.length > 0 ? cursor : file.lines.length;
+      const at = anchors.length > 0 && !hunk.endOfFile ? cursor : file.lines.length;
       replacements.push({ start: at, removed: 0, lines: added });
       cursor = at;
       continue;

@@ -143,6 +143,12 @@ describe('applyHunks', () => {
       );
     });
 
+    it('adds lines with no context at the end when "*** End of File" says so, whatever the @@ line', () => {
+      expect(applied(update('def f():\n  pass\nrest\n', '@@ def f():', '+# end', '*** End of File'))).toBe(
+        'def f():\n  pass\nrest\n# end\n',
+      );
+    });
+
     it('keeps a missing final newline missing', () => {
       expect(applied(update('a\nb', '-b', '+B'))).toBe('a\nB');
       expect(applied(update('a\nb', ' b', '+c'))).toBe('a\nb\nc');
