@@ -9,7 +9,8 @@ import type { Hunk } from './parse';
  *   `@@ -12,3 +12,4 @@` (a unified diff's numbers) names no line and is ignored.
  * - Without such a line, a hunk must fit exactly one place after the previous hunk; with one, the
  *   first place after it is meant (that is what the line is for).
- * - A hunk of `+` lines only goes after its `@@` line, or at the end of the file.
+ * - A hunk of `+` lines only goes after its `@@` line, or at the end of the file (always with
+ *   `*** End of File`).
  * - Context lines keep the file's own text (a forgiving match must not rewrite them), `-` lines
  *   go, `+` lines come in as written. The file keeps or lacks its final newline as before.
  *
