@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +135,16 @@ describe('apply_patch: operations', () => {
     expect(exists('a.txt')).toBe(false);
     expect(ws.read('b.txt')).toBe('same\n');
     expect(text(result)).toBe('Success. Updated the following files:\nM a.txt -> b.txt');
+  });
+
+  it('treats a move to another name of the same file (a link to it) as no move', async () => {
+    ws.write('a.txt', 'one\n');
+    symlinkSync(join(ws.root, 'a.txt'), join(ws.root, 'alias.txt'));
+    const result = await apply(patch('*** Update File: a.txt', '*** Move to: alias.txt', '-one', '+two'));
+    expect(result.error).toBeUndefined();
+    expect(ws.read('a.txt')).toBe('two\n');
+    expect(lstatSync(join(ws.root, 'alias.txt')).isSymbolicLink()).toBe(true);
+    expect(text(result)).toBe('Success. Updated the following files:\nM a.txt (+1 -1)');
   });
 
   it('changes several files in one call and reports each', async () => {

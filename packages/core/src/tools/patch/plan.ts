@@ -102,12 +102,13 @@ async function planUpdate(
   current: { abs: string; stats: Stats | undefined; existing: ExistingText | undefined; format: TextFormat },
 ): Promise<PlannedFile | ToolError> {
   const { abs, existing, format } = current;
-  if (!existing)
+  if (!existing) {
     return refuse(
       'file_not_found',
       operation,
       `${missing(abs, ctx).message} Create it with "*** Add File: ".`,
     );
+  }
   if (existing.binary) {
     return refuse(
       'binary_file',
@@ -122,6 +123,8 @@ async function planUpdate(
     destination = resolved.path;
   }
   const moves = realpathOfNearestExisting(destination) !== realpathOfNearestExisting(abs);
+  // "Moving" a file to another name of itself (`./a.txt`, a link to it) is no move: one path.
+  if (!moves) destination = abs;
   if (moves) {
     // A move renames this file: a link would move the link and leave its target changed or not.
     const problem = notARegularFile(current.stats, abs, ctx);
