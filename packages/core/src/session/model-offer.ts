@@ -2,7 +2,7 @@ import type { SubagentRunner } from '../agent/subagents';
 import type { FunctionDeclaration } from '../contracts/messages';
 import { buildSystemPrompt } from '../prompts/system-prompt';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
-import type { ToolRegistry } from '../tools/registry';
+import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
 
@@ -50,14 +50,16 @@ export function modelOffer(context: {
     tools: () =>
       declarationsFor(
         context.profile(),
-        tools
-          .list()
-          .filter(
-            (tool) =>
-              (context.delegation || tool.name !== INVOKE_AGENT) &&
-              !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
-          )
-          .map((tool) => tool.declaration()),
+        withoutFreeformTools(
+          tools
+            .list()
+            .filter(
+              (tool) =>
+                (context.delegation || tool.name !== INVOKE_AGENT) &&
+                !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
+            )
+            .map((tool) => tool.declaration()),
+        ),
       ),
   };
 }
