@@ -20,6 +20,7 @@ import type { HookSystem } from '../hooks/hook-system';
 import type { ModelSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
+import { BUILTIN_CATALOGUE } from '../llm/models';
 import { observeOneShotCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
 import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
@@ -39,6 +40,7 @@ import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
+import { statsCost } from './stats-cost';
 import { toolModelClient } from './tool-model-client';
 import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
@@ -88,7 +90,7 @@ export class Session {
     this.memory = options.memory;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.recorder = options.recorder;
-    this.budget = new BudgetTracker(options.budgets ?? {});
+    this.budget = new BudgetTracker(options.budgets ?? {}, options.models ? { models: options.models } : {});
     if (options.restored?.stats) this.stats.restore(options.restored.stats);
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
@@ -364,6 +366,11 @@ export class Session {
 
   setApprovalMode(mode: ApprovalMode): void {
     this.approvalMode = mode;
+  }
+
+  /** The session's cost so far at list prices (resumed turns included); undefined when a model used has no known price. */
+  estimatedCost(): number | undefined {
+    return statsCost(this.stats.snapshot(), this.options.models ?? BUILTIN_CATALOGUE);
   }
 
   get model(): string {

@@ -141,6 +141,16 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
       temperature: 0.2,
       topP: 0.9,
       topK: 20,
+      modelOverrides: {
+        m: {
+          contextWindow: 32768,
+          maxOutputTokens: 4096,
+          price: { input: 0.1, output: 0.2, cacheRead: 0.01, cacheWrite: 0.15 },
+          reasoning: true,
+          images: false,
+          tools: true,
+        },
+      },
     },
   },
   hooks: {

@@ -21,9 +21,11 @@ import type {
 } from '../../contracts/messages';
 import { untilAborted } from '../../utils/abort';
 import type { ContextWindowSource } from '../context-windows';
+import type { ModelCatalogue } from '../model-info';
 import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
 import { ContextGuard } from './context-guard';
+import { catalogueWithOverrides } from './model-catalogue';
 import {
   defaultProviderRegistry,
   type ProviderConnection,
@@ -64,6 +66,7 @@ export class ProviderRouter implements ContentGenerator {
   constructor(private readonly options: ProviderRouterOptions) {
     this.registry = options.registry ?? defaultProviderRegistry();
     this.guard = new ContextGuard(options.onWarning ?? (() => {}));
+    this.models = catalogueWithOverrides(options.resolver);
     const resolved = options.resolver.resolve(options.defaultModel);
     const initial = resolved.connection;
     this.provider = initial.name;
@@ -75,17 +78,21 @@ export class ProviderRouter implements ContentGenerator {
     }
   }
 
+  /** The catalogue with the profiles' `modelOverrides` applied (budgets, `kodo models`). */
+  readonly models: ModelCatalogue;
+
   /** The context windows local servers reported (configured ones included), for the session. */
   readonly contextWindows: ContextWindowSource = {
     known: (model) => {
       const resolved = this.tryResolve(model);
       if (!resolved) return undefined;
-      return resolved.connection.contextWindow ?? this.knownWindows.get(resolved.spec)?.contextWindow;
+      return configuredWindow(resolved) ?? this.knownWindows.get(resolved.spec)?.contextWindow;
     },
     discover: async (model, signal) => {
       const resolved = this.tryResolve(model);
       if (!resolved) return undefined;
-      if (resolved.connection.contextWindow) return resolved.connection.contextWindow;
+      const configured = configuredWindow(resolved);
+      if (configured) return configured;
       const pending = this.window(resolved);
       if (!pending) return undefined;
       const found = await untilAborted(pending, signal, undefined);
@@ -146,7 +153,7 @@ export class ProviderRouter implements ContentGenerator {
     if (!pending) return { client: await client, routed };
     // Asked for at setup (or the first time this model is used); a local server answers at once.
     const discovered = await pending;
-    const configured = connection.contextWindow;
+    const configured = configuredWindow(resolved);
     const window: WatchedWindow | undefined = configured
       ? { ...discovered, contextWindow: configured }
       : discovered;
@@ -208,6 +215,11 @@ export class ProviderRouter implements ContentGenerator {
     }
     return client;
   }
+}
+
+/** The window settings give a model: its own override, else its profile's `contextWindow`. */
+function configuredWindow({ connection, model }: ResolvedModel): number | undefined {
+  return connection.modelOverrides?.[model]?.contextWindow ?? connection.contextWindow;
 }
 
 /**
