@@ -121,6 +121,7 @@ const toolsSchema = group({
   llmEditCorrection: z.boolean(),
   disableLLMCorrection: z.boolean(),
   profile: z.enum(['full', 'compact']),
+  toolSearch: group({ enabled: z.boolean(), threshold: wholeNumber().min(0) }),
 });
 
 const contextSchema = group({

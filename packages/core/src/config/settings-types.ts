@@ -166,6 +166,11 @@ export interface ToolsSettings {
   disableLLMCorrection?: boolean;
   /** Which tool declarations the model gets: every tool, or a smaller set for small models. */
   profile?: 'full' | 'compact';
+  /**
+   * Deferred tools: past `threshold` declared tools (default 40), MCP tools are found through
+   * `tool_search` instead of being declared on every request; `enabled: false` declares all.
+   */
+  toolSearch?: { enabled?: boolean; threshold?: number };
 }
 
 export interface SandboxSettings {

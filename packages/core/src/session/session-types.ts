@@ -50,6 +50,11 @@ export interface SessionOptions {
   contextWindows?: ContextWindowSource;
   /** The model catalogue with the settings' overrides (the router's); default: the built-in one. */
   models?: ModelCatalogue;
+  /**
+   * Declared tools past which MCP tools are deferred: found through `tool_search`, declared once
+   * found or used (session/deferred-tools.ts). Absent: every tool is declared on every request.
+   */
+  deferToolsAbove?: number;
   /** `tools.profile`: `compact` declares fewer, shorter tools; absent = by the context window. */
   toolProfile?: 'full' | 'compact';
   history?: Content[];

@@ -36,6 +36,7 @@ import type { TodoItem, ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
 import { approvalModeAccess } from './approval-access';
+import { DeferredTools, withToolSearch } from './deferred-tools';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
@@ -58,6 +59,7 @@ export class Session {
   readonly stats = new SessionStats();
   /** What the session spent (cost per model, tokens, tool calls, time) and its limits. */
   readonly budget: BudgetTracker;
+  private readonly deferred: DeferredTools | undefined;
   private readonly chat: Chat;
   private readonly scheduler: Scheduler;
   private approvalMode: ApprovalMode;
@@ -107,6 +109,8 @@ export class Session {
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
     const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
+    this.deferred =
+      options.deferToolsAbove !== undefined ? new DeferredTools(options.deferToolsAbove) : undefined;
     const contextWindow = plannedWindow(options.contextWindows);
     this.contextWindow = contextWindow;
     const profile = () => toolProfileFor(options.toolProfile, options.contextWindows, this.chat.getModel());
@@ -212,6 +216,7 @@ export class Session {
       memory: () => this.memory?.systemBlock() ?? '',
       agents: this.agents,
       profile,
+      ...(this.deferred ? { deferred: withToolSearch(this.deferred, options.tools) } : {}),
     });
     this.loopDeps = {
       chat: this.chat,
@@ -486,6 +491,7 @@ export class Session {
     signal: AbortSignal,
     options: Parameters<Scheduler['schedule']>[3] = {},
   ): AsyncGenerator<AgentEvent, CompletedToolCall[]> {
+    this.deferred?.noteCalled(calls.map((call) => call.name));
     const queue = new AsyncQueue<AgentEvent>();
     const done = this.scheduler
       .schedule([...calls], signal, (event) => queue.push(event), options)

@@ -127,6 +127,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     llmEditCorrection: false,
     disableLLMCorrection: true,
     profile: 'compact',
+    toolSearch: { enabled: true, threshold: 30 },
   },
   webFetch: { allowPrivateAddresses: false },
   advanced: { excludedEnvVars: ['DEBUG'], ignoreLocalEnv: false },
