@@ -8,7 +8,7 @@
  * (undefined) rather than guessing. Overrides from settings apply through a `ModelCatalogue`
  * (model-overrides.ts); the functions here take one, and default to the built-in catalogue.
  */
-import { catalogueEntries } from './catalogue';
+import { catalogueEntry, catalogueIds } from './catalogue';
 import type { ModelCatalogue, ModelInfo, ModelPrice } from './model-info';
 
 export type { CatalogueProvider, ModelCatalogue, ModelInfo, ModelPrice } from './model-info';
@@ -42,19 +42,31 @@ export function bareModelId(model: string): string {
  * applied here: ask a `ModelCatalogue` (the router's) for those.
  */
 export function modelInfo(model: string): ModelInfo | undefined {
-  return findModel(catalogueEntries(), model);
+  // An exact id is the best match there can be, and needs no index of the others.
+  const exact = catalogueEntry(bareModelId(model));
+  if (exact) return exact;
+  const id = matchModelId(catalogueIds(), model);
+  return id === undefined ? undefined : catalogueEntry(id);
 }
 
 /** `modelInfo` over any list of entries (a test's own, say). */
 export function findModel(entries: readonly ModelInfo[], model: string): ModelInfo | undefined {
+  const id = matchModelId(
+    entries.map((entry) => entry.id),
+    model,
+  );
+  return entries.find((entry) => entry.id === id);
+}
+
+function matchModelId(ids: Iterable<string>, model: string): string | undefined {
   const id = bareModelId(model);
-  let best: ModelInfo | undefined;
-  for (const entry of entries) {
-    if (id !== entry.id && !id.startsWith(`${entry.id}-`)) continue;
-    // A longer table id that also matches is the more specific model (gpt-5-mini vs gpt-5).
-    if (!best || entry.id.length > best.id.length) best = entry;
+  let best: string | undefined;
+  for (const known of ids) {
+    if (id !== known && !id.startsWith(`${known}-`)) continue;
+    // A longer id that also matches is the more specific model (gpt-5-mini vs gpt-5).
+    if (!best || known.length > best.length) best = known;
   }
-  if (best && id !== best.id && isVariantSuffix(id.slice(best.id.length + 1))) return undefined;
+  if (best && id !== best && isVariantSuffix(id.slice(best.length + 1))) return undefined;
   return best;
 }
 

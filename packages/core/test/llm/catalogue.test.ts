@@ -38,6 +38,15 @@ describe('the generated catalogue', () => {
     expect(modelInfo('claude-sonnet-5-5')?.price?.cacheWrite).toBeGreaterThan(0);
   });
 
+  it('finds a line by its id field only, and dated snapshots by their model', () => {
+    expect(modelInfo('gemini-2.5-pro')?.id).toBe('gemini-2.5-pro');
+    expect(modelInfo('gpt-5-2025-08-07')?.id).toBe('gpt-5');
+    // `gpt` and `claude-sonnet` are families in the data, not models.
+    expect(modelInfo('gpt')).toBeUndefined();
+    expect(modelInfo('claude-sonnet')).toBeUndefined();
+    expect(modelInfo('gpt-5-codex-nonexistent')).toBeUndefined();
+  });
+
   it('lets a dollar budget count what a current model costs', () => {
     const budget = new BudgetTracker({ maxCostUsd: 1 });
     budget.onApiResponse({
