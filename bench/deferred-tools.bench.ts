@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { geminiTextReply, startGeminiMock, tinyServerEntry } from '@kodo/testkit';
+import { headlessBenchEnv } from './headless-env';
 import { printTable } from './table';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,14 +35,7 @@ async function firstRequest(toolSearch: boolean, extraArgs: string[]) {
   const before = mock.requests.length;
   const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi', ...extraArgs], {
     cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      KODO_HOME: home,
-      KODO_TRUST_WORKSPACE: 'true',
-      GEMINI_API_KEY: 'bench',
-      GOOGLE_GEMINI_BASE_URL: mock.url,
-    },
+    env: headlessBenchEnv(home, mock.url),
     stdio: 'ignore',
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

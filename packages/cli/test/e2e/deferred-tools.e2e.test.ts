@@ -1,38 +1,19 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type GeminiMock,
-  geminiFunctionCallReply,
-  geminiTextReply,
-  runKodo,
-  startGeminiMock,
-  tinyServerEntry,
-} from '@kodo/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
-import { e2eDirs, geminiMockEnv } from './helpers';
+import { geminiFunctionCallReply, geminiTextReply, runKodo, tinyServerEntry } from '@kodo/testkit';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs, type GeminiRequestBody, geminiMockEnv, geminiMockPerTest, writeFileIn } from './helpers';
 
 // Deferred tools with a real MCP server offering 107 tools (the tiny server with
 // --extra-tools=100): the first request declares the built-ins and tool_search only; a search
 // declares what it found on the next request, and the found tool runs on the server.
 const dirs = e2eDirs();
-let mock: GeminiMock | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
+const gemini = geminiMockPerTest();
+type Body = GeminiRequestBody;
 
-interface Body {
-  contents: { role: string; parts: Record<string, unknown>[] }[];
-  tools?: { functionDeclarations: { name: string; description?: string }[] }[];
-}
-
-function settings(value: unknown): void {
-  mkdirSync(join(dirs.workspace, '.kodo'), { recursive: true });
-  writeFileSync(join(dirs.workspace, '.kodo', 'settings.json'), JSON.stringify(value));
-}
-
+const settings = (value: unknown) =>
+  writeFileIn(join(dirs.workspace, '.kodo', 'settings.json'), JSON.stringify(value));
 const kodo = (args: string[]) =>
-  runKodo(args, { cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock?.url), timeoutMs: 30_000 });
+  runKodo(args, { cwd: dirs.workspace, env: geminiMockEnv(dirs.home, gemini.url), timeoutMs: 30_000 });
 const names = (request: { body: unknown }) =>
   ((request.body as Body).tools?.[0]?.functionDeclarations ?? []).map((tool) => tool.name);
 const mcpNames = (request: { body: unknown }) => names(request).filter((name) => name.startsWith('mcp_'));
@@ -43,7 +24,7 @@ const server = { tiny: { ...tinyServerEntry(['--extra-tools=100']), trust: true 
 describe('deferred MCP tools', () => {
   it('tool_search finds a tool, which is declared from the next request on and runs', async () => {
     settings({ mcpServers: server });
-    mock = await startGeminiMock({
+    const mock = await gemini.start({
       script: [
         { chunks: geminiFunctionCallReply('tool_search', { query: 'create invoices', max_results: 1 }) },
         { chunks: geminiFunctionCallReply('mcp_tiny_invoices_create_17', { workspace: 'acme' }) },
@@ -65,7 +46,7 @@ describe('deferred MCP tools', () => {
 
   it('with tools.toolSearch off every tool is declared: the first request is several times larger', async () => {
     settings({ mcpServers: server, tools: { toolSearch: { enabled: false } } });
-    mock = await startGeminiMock({
+    const mock = await gemini.start({
       script: [{ chunks: geminiTextReply('a') }, { chunks: geminiTextReply('b') }],
     });
     expect((await kodo(['-p', 'hi'])).code).toBe(0);

@@ -1,25 +1,16 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type GeminiMock, geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
-import { e2eDirs, geminiMockEnv } from './helpers';
+import { geminiTextReply, runKodo } from '@kodo/testkit';
+import { describe, expect, it } from 'vitest';
+import { e2eDirs, geminiMockEnv, geminiMockPerTest, writeFileIn } from './helpers';
 
 // `kodo models` lists the catalogue and the settings' overrides; budgets price current models
 // with it, overrides included.
 const dirs = e2eDirs();
-let mock: GeminiMock | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
+const gemini = geminiMockPerTest();
 const kodo = (args: string[]) =>
-  runKodo(args, { cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock?.url) });
-
-function projectSettings(settings: unknown): void {
-  mkdirSync(join(dirs.workspace, '.kodo'), { recursive: true });
-  writeFileSync(join(dirs.workspace, '.kodo', 'settings.json'), JSON.stringify(settings));
-}
+  runKodo(args, { cwd: dirs.workspace, env: geminiMockEnv(dirs.home, gemini.url) });
+const projectSettings = (settings: unknown) =>
+  writeFileIn(join(dirs.workspace, '.kodo', 'settings.json'), JSON.stringify(settings));
 
 const OVERRIDES = {
   providers: {
@@ -84,7 +75,9 @@ describe('budgets and the catalogue', () => {
   const usage = { promptTokenCount: 10_000, candidatesTokenCount: 1_000, totalTokenCount: 11_000 };
 
   it('a current model has a price; a settings override changes it', async () => {
-    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('hi', { usageMetadata: usage }) }] });
+    const mock = await gemini.start({
+      script: [{ chunks: geminiTextReply('hi', { usageMetadata: usage }) }],
+    });
     const listed = await kodo(['-p', 'hi', '-m', 'gemini-4-neon', '-o', 'json', '--max-budget-usd', '5']);
     expect(listed.code).toBe(0);
     expect(listed.stderr).not.toContain('is not known');
