@@ -142,7 +142,7 @@ export class ProviderRouter implements ContentGenerator {
     const { connection } = resolved;
     const client = this.client(connection);
     const contents = historyFor(connection.type, request.contents);
-    const config = connection.sampling ? { ...connection.sampling, ...request.config } : request.config;
+    const config = withConfigured(resolved, request.config);
     const routed: GenerateRequest = {
       ...request,
       model: resolved.model,
@@ -215,6 +215,18 @@ export class ProviderRouter implements ContentGenerator {
     }
     return client;
   }
+}
+
+/**
+ * The request's generation settings over the configured ones: the profile's sampling, and for
+ * Anthropic (which needs `max_tokens` on every request) a model's `maxOutputTokens` override in
+ * place of the catalogue's limit. Unchanged when nothing is configured.
+ */
+function withConfigured({ connection, model }: ResolvedModel, own: GenerateRequest['config']) {
+  const limit =
+    connection.type === 'anthropic' ? connection.modelOverrides?.[model]?.maxOutputTokens : undefined;
+  if (!connection.sampling && limit === undefined) return own;
+  return { ...(limit !== undefined ? { maxOutputTokens: limit } : {}), ...connection.sampling, ...own };
 }
 
 /** The window settings give a model: its own override, else its profile's `contextWindow`. */
