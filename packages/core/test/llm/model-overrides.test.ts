@@ -53,10 +53,10 @@ describe('model overrides through the router', () => {
       const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: mock.url };
       const model = 'claude-sonnet-4-5';
       const request = { model, contents: [{ role: 'user' as const, parts: [{ text: 'hi' }] }] };
-      for (const profiles of [
-        {},
-        { anthropic: { modelOverrides: { [model]: { maxOutputTokens: 2_000 } } } },
-      ]) {
+      const overrides: Record<string, ProviderProfileSettings> = {
+        anthropic: { modelOverrides: { [model]: { maxOutputTokens: 2_000 } } },
+      };
+      for (const profiles of [{}, overrides]) {
         const router = routerFor(env, profiles, model);
         for await (const _chunk of router.generateContentStream(request, new AbortController().signal)) {
           // drain
