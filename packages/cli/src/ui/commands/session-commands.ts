@@ -63,9 +63,15 @@ function modelRefusal(
   }
 }
 
+/** Gemini first (kodo's default provider), then OpenAI and Anthropic; by id within each. */
+const PICKER_ORDER = ['gemini', 'openai', 'anthropic'];
+
 /** What `/model` offers: the catalogue (Gemini models bare, others with their provider), then profiles' models. */
 export function modelChoices(profiles: Settings['providers']): SelectItem[] {
-  const items: SelectItem[] = catalogueEntries().map((info) => ({
+  const entries = catalogueEntries().sort(
+    (a, b) => PICKER_ORDER.indexOf(a.provider) - PICKER_ORDER.indexOf(b.provider),
+  );
+  const items: SelectItem[] = entries.map((info) => ({
     value: info.provider === 'gemini' ? info.id : `${info.provider}:${info.id}`,
     label: info.provider === 'gemini' ? info.id : `${info.provider}:${info.id}`,
     description: `${info.provider} · ${Math.round((info.contextWindow ?? 0) / 1000)}k context${info.reasoning ? ' · thinking' : ''}`,
