@@ -1,19 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from '../src/tools/builtin/index';
+import { builtinTools, specOf } from '../src/tools/builtin/index';
 import { lazyBuiltinTools } from '../src/tools/builtin/lazy';
 import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
-import { ToolRegistry } from '../src/tools/registry';
+import { ToolRegistry, withoutFreeformTools } from '../src/tools/registry';
 
 describe('generated built-in tool specs', () => {
   it('match the tools’ zod definitions (run `npm run build` if this fails)', () => {
-    const fresh = builtinTools().map((tool) => ({
-      name: tool.name,
-      displayName: tool.displayName,
-      kind: tool.kind,
-      description: tool.description,
-      parametersJsonSchema: tool.declaration().parametersJsonSchema,
-    }));
+    const fresh = builtinTools().map(specOf);
     expect(BUILTIN_TOOL_SPECS).toEqual(fresh);
+  });
+
+  it('lazy tools declare a freeform tool with its grammar, as loading it would', async () => {
+    const registry = new ToolRegistry(lazyBuiltinTools());
+    const declared = registry.get('apply_patch')?.declaration();
+    expect(declared?.freeform?.syntax).toBe('lark');
+    expect(declared).toEqual((await registry.load('apply_patch'))?.declaration());
+  });
+
+  it('withoutFreeformTools leaves out only the freeform ones', () => {
+    const all = new ToolRegistry(lazyBuiltinTools()).declarations();
+    const kept = withoutFreeformTools(all).map((d) => d.name);
+    expect(kept).toEqual(all.map((d) => d.name).filter((name) => name !== 'apply_patch'));
   });
 
   it('lazy tools declare from the specs and load the real tool on first use', async () => {

@@ -74,14 +74,12 @@ export function toolCallStart(
 export function confirmationContent(details: ConfirmationDetails): acp.ToolCallContent[] {
   switch (details.kind) {
     case 'edit':
-      return [
-        {
-          type: 'diff',
-          path: details.filePath,
-          oldText: details.oldContent ?? null,
-          newText: details.newContent,
-        },
-      ];
+      // A patch of several files (apply_patch) shows a diff per file.
+      return (
+        details.files ?? [
+          { path: details.filePath, oldText: details.oldContent ?? null, newText: details.newContent },
+        ]
+      ).map((file) => ({ type: 'diff', path: file.path, oldText: file.oldText, newText: file.newText }));
     case 'exec':
       return [{ type: 'content', content: { type: 'text', text: details.command } }];
     case 'info':

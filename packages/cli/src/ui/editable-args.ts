@@ -13,7 +13,8 @@ export interface EditableArgs {
 
 /**
  * Picks the argument a person would want to change: the command of a shell call, the new content
- * of a file write, the replacement text of an edit; for anything else the arguments as JSON.
+ * of a file write, the replacement text of an edit, the text of a patch; for anything else the
+ * arguments as JSON.
  */
 export function editableArgs(args: Record<string, unknown>, details: ConfirmationDetails): EditableArgs {
   const field = (key: string, fileName: string): EditableArgs => ({
@@ -24,6 +25,8 @@ export function editableArgs(args: Record<string, unknown>, details: Confirmatio
   if (details.kind === 'exec' && typeof args.command === 'string') {
     return field('command', 'command.sh');
   }
+  // A patch (apply_patch) is edited as the text it is, not as a JSON string.
+  if (details.kind === 'edit' && typeof args.input === 'string') return field('input', 'patch.txt');
   const fileName = typeof args.file_path === 'string' ? basename(args.file_path) : 'proposal.txt';
   if (typeof args.content === 'string') return field('content', fileName);
   if (typeof args.new_string === 'string') return field('new_string', fileName);

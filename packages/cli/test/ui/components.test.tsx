@@ -122,6 +122,35 @@ describe('tool calls and diffs', () => {
     expect(frame).toContain('\u001b[32m');
   });
 
+  it('names each file of a diff of several files, and counts hunk lines that look like headers', () => {
+    const several = [
+      '--- a.txt\tCurrent',
+      '+++ a.txt\tProposed',
+      '@@ -1,2 +1,2 @@',
+      '--- not a header',
+      '+++ nor this',
+      ' tail',
+      '--- old.txt\tCurrent',
+      '+++ new.txt\tProposed',
+      '@@ -1 +1 @@',
+      '-x',
+      '+y',
+      '',
+    ].join('\n');
+    expect(parseUnifiedDiff(several)).toEqual([
+      { kind: 'file', number: undefined, text: 'a.txt' },
+      { kind: 'remove', number: 1, text: '-- not a header' },
+      { kind: 'add', number: 1, text: '++ nor this' },
+      { kind: 'context', number: 2, text: 'tail' },
+      { kind: 'file', number: undefined, text: 'old.txt → new.txt' },
+      { kind: 'remove', number: 1, text: 'x' },
+      { kind: 'add', number: 1, text: 'y' },
+    ]);
+    expect(plain(frameOf(<DiffView diff={several} maxLines={20} />))).toMatch(
+      /old\.txt → new\.txt\n\s*1 - x\n\s*1 \+ y/,
+    );
+  });
+
   it('shows a running subagent as its current step, every step when expanded', () => {
     const call = {
       callId: 'c',

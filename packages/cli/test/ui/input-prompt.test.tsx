@@ -153,11 +153,12 @@ describe('ConfirmDialog', () => {
   async function ask(
     details: Parameters<ConfirmationBridge['handler']>[0]['details'],
     keys: string[],
-    options: { permanent?: boolean; session?: boolean } = {},
+    options: { permanent?: boolean; session?: boolean; args?: Record<string, unknown> } = {},
   ) {
     const bridge = new ConfirmationBridge();
+    const args = options.args ?? (details.kind === 'edit' ? { file_path: 'a.txt' } : { command: 'make' });
     const answer = bridge.handler({
-      call: { callId: 'c1', name: 'run_shell_command', args: { command: 'make' }, promptId: 'p' },
+      call: { callId: 'c1', name: 'run_shell_command', args, promptId: 'p' },
       details,
       signal: new AbortController().signal,
     });
@@ -244,6 +245,10 @@ describe('ConfirmDialog', () => {
     ]);
     expect((await ask(exec, [], { permanent: true })).frame).toContain(
       '3. Allow this command for all future sessions',
+    );
+    // A patch names its files in its text: its saved rule allows the tool, and says so.
+    expect((await ask(edit, [], { permanent: true, args: { input: '*** Begin Patch' } })).frame).toContain(
+      '3. Allow this tool for all future sessions',
     );
     const mcp = { kind: 'info' as const, title: 'Confirm MCP tool', prompt: 'query', serverName: 'db' };
     expect(numbered((await ask(mcp, [])).frame)).toEqual([

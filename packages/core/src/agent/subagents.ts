@@ -6,7 +6,7 @@ import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import { policyToolInfo } from '../scheduler/policy/policy';
 import { type CompletedToolCall, type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
 import type { OutputLimit } from '../tools/output-limit';
-import type { ToolRegistry } from '../tools/registry';
+import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
 import type { AgentInvoker, ToolContext, ToolResult, ToolSpec } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { monotonicMs } from '../utils/clock';
@@ -216,16 +216,18 @@ export class SubagentRunner implements AgentInvoker {
         chat,
         systemInstruction: () => `${definition.systemPrompt}\n\n${options.systemInstruction(definition)}`,
         tools: () =>
-          registry
-            .list()
-            .filter(
-              (tool) =>
-                !options.policy.isToolHidden?.(policyToolInfo(tool), {
-                  mode: options.getApprovalMode(),
-                  interactive,
-                }),
-            )
-            .map((tool) => tool.declaration()),
+          withoutFreeformTools(
+            registry
+              .list()
+              .filter(
+                (tool) =>
+                  !options.policy.isToolHidden?.(policyToolInfo(tool), {
+                    mode: options.getApprovalMode(),
+                    interactive,
+                  }),
+              )
+              .map((tool) => tool.declaration()),
+          ),
         async *runTools(calls, signal) {
           const queue = new AsyncQueue<AgentEvent>();
           const done = scheduler

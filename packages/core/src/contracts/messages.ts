@@ -49,6 +49,19 @@ export interface FunctionDeclaration {
   name: string;
   description: string;
   parametersJsonSchema: Record<string, unknown>;
+  /**
+   * A freeform tool: the model writes its input as plain text in this grammar rather than JSON
+   * arguments (OpenAI's `custom` tools). In kodo's message model its call's arguments are
+   * `{input: string}`, the text as written. Only wire APIs that can constrain the model by a
+   * grammar are offered such a tool; `parametersJsonSchema` describes the `{input}` object.
+   */
+  freeform?: FreeformFormat;
+}
+
+/** The grammar a freeform tool's input follows. */
+export interface FreeformFormat {
+  syntax: 'lark' | 'regex';
+  definition: string;
 }
 
 export interface GenerationConfig {

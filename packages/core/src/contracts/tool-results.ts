@@ -84,6 +84,12 @@ export type ConfirmationDetails =
       newContent: string;
       /** The current text; null for a new file; absent when the tool does not say. */
       oldContent?: string | null;
+      /**
+       * Every file of a change that touches several (apply_patch), for front ends that show a
+       * diff per file; `filePath` and the contents above are then the first of them, and `diff`
+       * holds every file's diff one after another.
+       */
+      files?: FileDiff[];
     }
   | { kind: 'exec'; title: string; command: string; rootCommands: string[] }
   /** `serverName`: the call is an MCP tool of that server (the dialog offers the whole server). */

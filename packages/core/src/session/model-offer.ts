@@ -2,7 +2,7 @@ import type { SubagentRunner } from '../agent/subagents';
 import type { FunctionDeclaration } from '../contracts/messages';
 import { buildSystemPrompt } from '../prompts/system-prompt';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
-import type { ToolRegistry } from '../tools/registry';
+import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
 import type { DeferredTools } from './deferred-tools';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
@@ -56,7 +56,7 @@ export function modelOffer(context: {
       const declared = context.deferred ? context.deferred.select(visible) : visible;
       return declarationsFor(
         context.profile(),
-        declared.map((tool) => tool.declaration()),
+        withoutFreeformTools(declared.map((tool) => tool.declaration())),
       );
     },
   };

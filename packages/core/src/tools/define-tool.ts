@@ -32,7 +32,11 @@ export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinitio
       declaration ??= {
         name: definition.name,
         description: definition.description,
-        parametersJsonSchema: toModelJsonSchema(definition.parameters),
+        // A freeform call carries only its text: there is no place for `wait_for_previous`.
+        parametersJsonSchema: toModelJsonSchema(definition.parameters, {
+          schedulingHint: definition.freeform === undefined,
+        }),
+        ...(definition.freeform ? { freeform: definition.freeform } : {}),
       };
       return declaration;
     },
@@ -103,9 +107,13 @@ function stripRuntimeParams(args: unknown): unknown {
 }
 
 /** JSON Schema for the model: zod's output without the keys providers reject or don't need. */
-export function toModelJsonSchema(schema: z.ZodType): Record<string, unknown> {
+export function toModelJsonSchema(
+  schema: z.ZodType,
+  options: { schedulingHint?: boolean } = {},
+): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
   const cleaned = stripNoise(json) as Record<string, unknown>;
+  if (options.schedulingHint === false) return cleaned;
   const properties = (cleaned.properties ?? {}) as Record<string, unknown>;
   cleaned.properties = { ...properties, wait_for_previous: WAIT_FOR_PREVIOUS_SCHEMA };
   return cleaned;

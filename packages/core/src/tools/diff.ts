@@ -9,8 +9,14 @@ import { createTwoFilesPatch, structuredPatch } from 'diff';
 /** Lines of context around each change in the model's snippet. */
 const SNIPPET_CONTEXT = 5;
 
-export function unifiedDiff(fileName: string, oldText: string, newText: string): string {
-  return createTwoFilesPatch(fileName, fileName, oldText, newText, 'Current', 'Proposed', { context: 3 });
+/** `newFileName`: where the file goes when the change also moves it. */
+export function unifiedDiff(
+  fileName: string,
+  oldText: string,
+  newText: string,
+  newFileName = fileName,
+): string {
+  return createTwoFilesPatch(fileName, newFileName, oldText, newText, 'Current', 'Proposed', { context: 3 });
 }
 
 export function diffStat(oldText: string, newText: string): { linesAdded: number; linesRemoved: number } {

@@ -87,7 +87,7 @@ function formatFor(existing: ExistingText | undefined): TextFormat {
 }
 
 /** The error for new text the file's encoding cannot hold, found before anyone is asked. */
-function encodingProblem(change: FileChange): ToolError | undefined {
+export function encodingProblem(change: FileChange): ToolError | undefined {
   if (change.format.encoding !== 'latin1') return undefined;
   try {
     encodeText(change.newText, 'latin1');
@@ -145,15 +145,7 @@ export function fileChangeHooks<Params extends { file_path: string }, C extends 
       if (isToolError(prepared)) return failureFrom(prepared);
       const { abs, oldText, newText } = prepared;
       try {
-        if (ctx.textFiles?.handles(abs)) {
-          await ctx.textFiles.write(abs, newText, prepared.format);
-        } else {
-          const pendingDir = ctx.workspace.tempDir;
-          await writeTextFile(abs, newText, prepared.format, {
-            inside: ctx.workspace,
-            ...(pendingDir ? { pendingDir } : {}),
-          });
-        }
+        await writeFileChange(prepared, ctx);
       } catch (error) {
         if (errnoCode(error) === 'EWORKSPACEESCAPE') {
           return failure('path_not_in_workspace', (error as Error).message);
@@ -168,4 +160,21 @@ export function fileChangeHooks<Params extends { file_path: string }, C extends 
       };
     },
   };
+}
+
+/**
+ * Writes a change's new text in the file's format: through the editor's file access for the
+ * paths it serves (ACP), otherwise atomically to disk, through a directory checked to lie in the
+ * workspace. Throws the file system's error (`EWORKSPACEESCAPE` for a path that led outside).
+ */
+export async function writeFileChange(change: FileChange, ctx: ToolContext): Promise<void> {
+  if (ctx.textFiles?.handles(change.abs)) {
+    await ctx.textFiles.write(change.abs, change.newText, change.format);
+    return;
+  }
+  const pendingDir = ctx.workspace.tempDir;
+  await writeTextFile(change.abs, change.newText, change.format, {
+    inside: ctx.workspace,
+    ...(pendingDir ? { pendingDir } : {}),
+  });
 }

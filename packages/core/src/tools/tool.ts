@@ -11,7 +11,12 @@
  */
 import type { z } from 'zod';
 import type { AgentEvent } from '../contracts/events';
-import type { FunctionDeclaration, GenerateRequest, GenerateResponse } from '../contracts/messages';
+import type {
+  FreeformFormat,
+  FunctionDeclaration,
+  GenerateRequest,
+  GenerateResponse,
+} from '../contracts/messages';
 import type {
   ConfirmationDetails,
   PlanReturnMode,
@@ -151,6 +156,12 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   kind: ToolKind;
   description: string;
   parameters: Schema;
+  /**
+   * Set for a freeform tool: the model writes its input as text in this grammar, and the call's
+   * arguments are `{input: string}` (so `parameters` must be that object). Only wire APIs that
+   * can constrain output by a grammar are offered such a tool (see `FunctionDeclaration`).
+   */
+  freeform?: FreeformFormat;
   /**
    * Checks the schema cannot express (e.g. a path inside the workspace). Returns an error, or
    * undefined when the parameters are fine.

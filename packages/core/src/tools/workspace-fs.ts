@@ -1,5 +1,6 @@
 import { constants, existsSync } from 'node:fs';
-import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, open, readlink, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 
 /**
  * File access that checks what was actually opened, not the name it was opened by. A path is
@@ -99,4 +100,24 @@ export async function openVerifiedDir(dir: string, check: RealPathCheck): Promis
     entry: (name) => `${base}/${name}`,
     close: () => handle.close(),
   };
+}
+
+/**
+ * Removes a file (never following a link at the last component: a link is removed itself) or,
+ * with `directory`, an empty directory, through its parent directory opened and checked, so a
+ * parent swapped for a symlink cannot lead the removal outside.
+ */
+export async function removeInside(
+  path: string,
+  check: RealPathCheck,
+  options: { directory?: boolean } = {},
+): Promise<void> {
+  const parent = await openVerifiedDir(dirname(path), check);
+  try {
+    const entry = parent.entry(basename(path));
+    if (options.directory) await rmdir(entry);
+    else await unlink(entry);
+  } finally {
+    await parent.close();
+  }
 }

@@ -145,7 +145,7 @@ function realpathOrResolved(path: string): string {
 }
 
 /** realpath of the path, or of its nearest existing ancestor with the missing tail re-appended. */
-function realpathOfNearestExisting(absolutePath: string): string {
+export function realpathOfNearestExisting(absolutePath: string): string {
   let current = absolutePath;
   const missing: string[] = [];
   let linkHops = 0;

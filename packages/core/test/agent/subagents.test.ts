@@ -5,8 +5,10 @@ import type { SubagentDefinition } from '../../src/agent/subagents';
 import type { ContentGenerator } from '../../src/contracts/content-generator';
 import type { GenerateRequest, GenerateResponse } from '../../src/contracts/messages';
 import { Session } from '../../src/session/session';
+import { applyPatchTool } from '../../src/tools/builtin/apply-patch';
 import { invokeAgentTool } from '../../src/tools/builtin/invoke-agent';
 import { ToolRegistry } from '../../src/tools/registry';
+import type { Tool } from '../../src/tools/tool';
 import { calls, collect, ofType, tempContext, testTools, text } from '../helpers';
 
 /** Who a request is from: the main agent, or the subagent whose prompt opens the instruction. */
@@ -55,13 +57,13 @@ const agent = (name: string, overrides: Partial<SubagentDefinition> = {}): Subag
 function session(
   generator: ContentGenerator,
   agents: SubagentDefinition[],
-  options: { log?: string[] } = {},
+  options: { log?: string[]; tools?: Tool[] } = {},
 ) {
   const { ctx } = tempContext();
   return new Session({
     generator,
     model: 'parent-model',
-    tools: new ToolRegistry([...testTools(options.log), invokeAgentTool]),
+    tools: new ToolRegistry([...testTools(options.log), invokeAgentTool, ...(options.tools ?? [])]),
     toolContext: ctx,
     approvalMode: 'default',
     includeEnvironmentContext: false,
@@ -112,6 +114,19 @@ describe('subagents', () => {
     // What the child spent counts in the session's budget and stats.
     expect(s.budget.usage().tokens).toBe(1234);
     expect(s.budget.usage().toolCalls).toBe(2);
+  });
+
+  it('declares no freeform tool to a child, even one its definition lists', async () => {
+    const model = routedModel({
+      main: [[calls(invoke('editor', 'Edit.'))], [text('ok')]],
+      'You are editor.': [[text('done')]],
+    });
+    const s = session(model.generator, [agent('editor', { tools: ['echo', 'apply_patch'] })], {
+      tools: [applyPatchTool],
+    });
+    await collect(s.sendMessage('go', new AbortController().signal));
+    const child = model.requests.find((entry) => entry.speaker === 'You are editor.')!;
+    expect(child.request.tools?.map((tool) => tool.name)).toEqual(['echo']);
   });
 
   it('runs several invoke_agent calls of one turn in parallel', async () => {

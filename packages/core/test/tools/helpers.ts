@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PatchFileSystem, workspaceFileSystem } from '../../src/tools/patch/commit';
 import type { ExecuteOptions, Tool, ToolContext, ToolError, ToolResult } from '../../src/tools/tool';
 
 /** Builds and executes a tool call; fails the test if the arguments do not validate. */
@@ -38,4 +39,25 @@ export function outsideWithLinks(root: string): { outside: string; cleanup(): vo
   symlinkSync(outside, join(root, 'link-dir'));
   symlinkSync(join(outside, 'created-through-link.txt'), join(root, 'link-dangling'));
   return { outside, cleanup: () => rmSync(outside, { recursive: true, force: true }) };
+}
+
+/**
+ * apply_patch's real file system with `before` run ahead of every write and removal: a test
+ * makes one of them fail, or changes the disk under it, at that moment.
+ */
+export function beforePatchWrites(before: () => void): (ctx: ToolContext) => PatchFileSystem {
+  return (ctx) => {
+    const real = workspaceFileSystem(ctx);
+    return {
+      ...real,
+      write: async (change) => {
+        before();
+        await real.write(change);
+      },
+      remove: async (abs) => {
+        before();
+        await real.remove(abs);
+      },
+    };
+  };
 }

@@ -48,6 +48,11 @@ export interface DialogOptions {
   permanent?: boolean;
   /** Offer "for this session"; Gemini CLI offers it in trusted folders only. Default true. */
   session?: boolean;
+  /**
+   * The saved rule of an edit names its file (the call has a `file_path`). Default true; false
+   * for a patch (apply_patch), whose saved rule would allow the tool for every file.
+   */
+  perFile?: boolean;
 }
 
 /**
@@ -80,7 +85,9 @@ export function dialogChoices(details: ConfirmationDetails, options: DialogOptio
         : 'this tool';
   const saved =
     details.kind === 'edit'
-      ? 'Allow for this file in all future sessions'
+      ? options.perFile === false
+        ? 'Allow this tool for all future sessions'
+        : 'Allow for this file in all future sessions'
       : details.kind === 'exec'
         ? 'Allow this command for all future sessions'
         : 'Allow for all future sessions';
@@ -134,7 +141,12 @@ export function ConfirmDialog({
 }: Props) {
   const theme = useTheme();
   const { details, call } = pending.request;
-  const choices = dialogChoices(details, { permanent: permanentApproval, session: sessionApproval });
+  const choices = dialogChoices(details, {
+    permanent: permanentApproval,
+    session: sessionApproval,
+    // The policy saves an edit's approval for its `file_path` (engine.ts), else for the whole tool.
+    perFile: typeof call.args.file_path === 'string',
+  });
   const [selected, setSelected] = useState(0);
   const [reason, setReason] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);

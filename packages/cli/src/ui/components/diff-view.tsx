@@ -10,7 +10,8 @@ interface Props {
 }
 
 interface DiffLine {
-  kind: 'add' | 'remove' | 'context' | 'hunk';
+  /** `file`: the name of the next file, in a diff of several files (apply_patch). */
+  kind: 'add' | 'remove' | 'context' | 'hunk' | 'file';
   number: number | undefined;
   text: string;
 }
@@ -20,28 +21,57 @@ export function isUnifiedDiff(text: string): boolean {
   return /^(?:Index: .*\n=+\n)?--- .*\n\+\+\+ .*\n@@ /m.test(text);
 }
 
-/** Parses a unified diff into numbered lines (new-file numbers; old ones for removed lines). */
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * Parses a unified diff into numbered lines (new-file numbers; old ones for removed lines). A
+ * hunk's lines are counted off its header, so a changed line that looks like a file header
+ * (`--- x` removed) stays a line; between hunks, `--- a` / `+++ b` start the next file, named
+ * by a `file` line when the diff holds more than one.
+ */
 export function parseUnifiedDiff(diff: string): DiffLine[] {
+  const raws = diff.split('\n');
+  const files = raws.filter(
+    (raw, index) => raw.startsWith('--- ') && raws[index + 1]?.startsWith('+++ '),
+  ).length;
   const lines: DiffLine[] = [];
   let oldLine = 0;
   let newLine = 0;
-  let inHunk = false;
-  for (const raw of diff.split('\n')) {
-    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
-    if (hunk) {
-      oldLine = Number(hunk[1]);
-      newLine = Number(hunk[2]);
-      inHunk = true;
-      if (lines.length > 0) lines.push({ kind: 'hunk', number: undefined, text: '⋮' });
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (const [index, raw] of raws.entries()) {
+    if (oldLeft > 0 || newLeft > 0) {
+      if (raw.startsWith('+')) {
+        lines.push({ kind: 'add', number: newLine++, text: raw.slice(1) });
+        newLeft--;
+      } else if (raw.startsWith('-')) {
+        lines.push({ kind: 'remove', number: oldLine++, text: raw.slice(1) });
+        oldLeft--;
+      } else if (raw.startsWith(' ') || raw === '') {
+        lines.push({ kind: 'context', number: newLine, text: raw.slice(1) });
+        oldLine += 1;
+        newLine += 1;
+        oldLeft--;
+        newLeft--;
+      }
       continue;
     }
-    if (!inHunk || raw.startsWith('\\')) continue;
-    if (raw.startsWith('+')) lines.push({ kind: 'add', number: newLine++, text: raw.slice(1) });
-    else if (raw.startsWith('-')) lines.push({ kind: 'remove', number: oldLine++, text: raw.slice(1) });
-    else if (raw.startsWith(' ')) {
-      lines.push({ kind: 'context', number: newLine, text: raw.slice(1) });
-      oldLine += 1;
-      newLine += 1;
+    const hunk = HUNK_HEADER.exec(raw);
+    if (hunk) {
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[3]);
+      oldLeft = Number(hunk[2] ?? 1);
+      newLeft = Number(hunk[4] ?? 1);
+      if (lines.length > 0 && lines.at(-1)!.kind !== 'file')
+        lines.push({ kind: 'hunk', number: undefined, text: '⋮' });
+      continue;
+    }
+    if (files > 1 && raw.startsWith('+++ ') && raws[index - 1]?.startsWith('--- ')) {
+      // A tab ends the name (before a date or label); DiffView has expanded tabs to four spaces.
+      const name = (header: string) => header.slice(4).split(/\t| {4}/)[0]!;
+      const from = name(raws[index - 1]!);
+      const to = name(raw);
+      lines.push({ kind: 'file', number: undefined, text: from === to ? to : `${from} → ${to}` });
     }
   }
   return lines;
@@ -57,6 +87,14 @@ export const DiffView = memo(function DiffView({ diff, maxLines }: Props) {
   return (
     <Box flexDirection="column">
       {shown.map((line, index) => {
+        if (line.kind === 'file') {
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: diff lines have no identity but their position
+            <Text key={index} bold color={theme.code}>
+              {line.text}
+            </Text>
+          );
+        }
         const sign = line.kind === 'add' ? '+' : line.kind === 'remove' ? '-' : ' ';
         const color =
           line.kind === 'add' ? theme.diffAdded : line.kind === 'remove' ? theme.diffRemoved : undefined;

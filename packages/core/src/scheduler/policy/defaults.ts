@@ -37,13 +37,15 @@ const READ_ONLY_TOOLS = [
 const CONFIRMED_TOOLS = [
   'replace',
   'write_file',
+  // kodo: the edit tool of OpenAI's models (a patch over any number of files).
+  'apply_patch',
   'run_shell_command',
   'web_fetch',
   'activate_skill',
   'save_memory',
   'discovered_tool_*',
 ];
-const AUTO_EDIT_TOOLS = ['replace', 'write_file', 'web_fetch'];
+const AUTO_EDIT_TOOLS = ['replace', 'write_file', 'apply_patch', 'web_fetch'];
 /**
  * kodo's addition: tools of a reading kind that no rule names (tools added later, MCP tools
  * that declare a kind) are allowed too. Fetch is left out: `web_fetch` reaches the network and
@@ -137,6 +139,14 @@ export function builtinRules(options: { plansDir?: string } = {}): PolicyRule[] 
         denyMessage: PLAN_MODE_WRITE_DENY_MESSAGE,
       },
     ]),
+    // A patch names its files in its text, where no plans-directory rule can look: refused in plan mode.
+    {
+      toolName: 'apply_patch',
+      decision: 'deny',
+      priority: 65,
+      modes: ['plan'],
+      denyMessage: PLAN_MODE_WRITE_DENY_MESSAGE,
+    },
     { toolName: 'exit_plan_mode', decision: 'ask_user', priority: 70, modes: ['plan'], interactive: true },
     { toolName: 'exit_plan_mode', decision: 'allow', priority: 70, modes: ['plan'], interactive: false },
     {

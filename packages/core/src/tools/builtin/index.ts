@@ -1,4 +1,5 @@
 import type { Tool } from '../tool';
+import { applyPatchTool } from './apply-patch';
 import { askUserTool } from './ask-user';
 import { enterPlanModeTool } from './enter-plan-mode';
 import { exitPlanModeTool } from './exit-plan-mode';
@@ -18,6 +19,7 @@ import { webSearchTool } from './web-search';
 import { writeFileTool } from './write-file';
 import { writeTodosTool } from './write-todos';
 
+export { applyPatchTool, createApplyPatchTool } from './apply-patch';
 export { askUserTool } from './ask-user';
 export { enterPlanModeTool } from './enter-plan-mode';
 export { exitPlanModeTool } from './exit-plan-mode';
@@ -32,6 +34,7 @@ export { DEFAULT_MAX_LINES, MAX_LINE_LENGTH, readFileTool } from './read-file';
 export { replaceTool } from './replace';
 export { saveMemoryTool } from './save-memory';
 export { MAX_SHELL_OUTPUT_CHARS, rootCommands, shellTool } from './shell';
+export { specOf } from './spec';
 export { createWebFetchTool, WEB_FETCH_LIMITS, type WebFetchToolOptions } from './web-fetch';
 export { webSearchTool } from './web-search';
 export { writeFileTool } from './write-file';
@@ -43,6 +46,8 @@ export function builtinTools(): Tool[] {
     readFileTool,
     writeFileTool,
     replaceTool,
+    // Declared only to models whose wire API takes freeform tools (see its declaration).
+    applyPatchTool,
     listDirectoryTool,
     globTool,
     createGrepTool(),

@@ -18,6 +18,7 @@ export function lazyBuiltinTools(): LazyTool[] {
       name: spec.name,
       description: spec.description,
       parametersJsonSchema: spec.parametersJsonSchema,
+      ...(spec.freeform ? { freeform: spec.freeform } : {}),
     };
     return {
       name: spec.name,

@@ -106,6 +106,29 @@ export const BUILTIN_TOOL_SPECS: readonly BuiltinToolSpec[] = [
     }
   },
   {
+    "name": "apply_patch",
+    "displayName": "ApplyPatch",
+    "kind": "edit",
+    "description": "Edits files with a patch: adds, deletes, updates and renames files in one call, all of them or none. Write the patch itself as the tool's input, not JSON. Format:\n\n*** Begin Patch\n*** Add File: <path>\n+each line of the new file, after a \"+\"\n*** Delete File: <path>\n*** Update File: <path>\n*** Move to: <new path>   (optional: renames the file)\n@@ <a line of the file, such as the enclosing function or class>   (optional)\n an unchanged line (a space first)\n-a line to remove\n+a line to add\n*** End of File   (optional: the hunk above ends the file)\n*** End Patch\n\nEach change is a hunk: about three unchanged lines above and below it, copied exactly from the file, with \"-\" before removed lines and \"+\" before added ones. Hunks of one file go in file order; start each later hunk with \"@@\" (with a line of the file when the context alone could match more than one place). Paths are relative to the working directory. The user may be asked to approve the change.",
+    "parametersJsonSchema": {
+      "type": "object",
+      "properties": {
+        "input": {
+          "type": "string",
+          "description": "The whole patch, from \"*** Begin Patch\" to \"*** End Patch\"."
+        }
+      },
+      "required": [
+        "input"
+      ],
+      "additionalProperties": false
+    },
+    "freeform": {
+      "syntax": "lark",
+      "definition": "// apply_patch, as kodo reads it: file operations between the two markers.\nstart: begin_patch operation+ end_patch\nbegin_patch: \"*** Begin Patch\" LF\nend_patch: \"*** End Patch\" LF?\n\noperation: add_file | delete_file | update_file\n\n// A new file: each line of its content follows a \"+\".\nadd_file: \"*** Add File: \" PATH LF added_line*\nadded_line: \"+\" TEXT? LF\n\ndelete_file: \"*** Delete File: \" PATH LF\n\n// Changes to a file, a new name for it, or both.\nupdate_file: \"*** Update File: \" PATH LF move_to\n           | \"*** Update File: \" PATH LF move_to? changes\nmove_to: \"*** Move to: \" PATH LF\n\n// The first hunk may leave out its \"@@\" line; every later hunk starts with one or more.\nchanges: (hunk_line+ | hunk) hunk* end_of_file?\nhunk: anchor+ hunk_line+\nanchor: \"@@\" (\" \" TEXT?)? LF\nhunk_line: (\" \" | \"-\" | \"+\") TEXT? LF\nend_of_file: \"*** End of File\" LF\n\nPATH: /[^ \\t\\r\\n][^\\r\\n]*/\nTEXT: /[^\\r\\n]+/\n%import common.LF\n"
+    }
+  },
+  {
     "name": "list_directory",
     "displayName": "ReadFolder",
     "kind": "search",
