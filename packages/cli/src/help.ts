@@ -20,6 +20,9 @@ Commands:
   kodo hooks list|enable|disable
                               List the hooks of the settings, or turn one off or on
                               (kodo hooks --help)
+  kodo models [provider] [--json]
+                              What kodo knows about models: windows, output limits,
+                              prices, capabilities, and what settings override
 
 Options:
   -p, --prompt <text>         Run this prompt headless (non-interactive) and exit
@@ -66,7 +69,7 @@ Options:
                               extensions)
   -l, --list-extensions       List the installed extensions and exit
       --max-budget-usd <n>    Stop once the session has cost this many US dollars
-                              (priced with kodo's model table)
+                              (priced with kodo's model catalogue; kodo models)
       --max-tokens <n>        Stop once the session has used this many tokens
       --max-tool-calls <n>    Run at most this many tool calls
       --max-time <duration>   Stop after this long (seconds, or 90s, 15m, 2h)
@@ -106,6 +109,19 @@ Environment:
 
 Exit codes: 0 ok, 1 error, 41 auth, 42 input, 44 sandbox, 45 budget reached,
 52 config, 53 turn limit, 55 untrusted folder (headless), 130 cancelled.
+`;
+
+export const MODELS_HELP = `Usage: kodo models [provider] [--json]
+
+Lists the models kodo knows: its catalogue (from models.dev, with the date of the data) and the
+models of the settings' provider profiles, each with its context window, output limit, prices
+(US$ per million tokens: input, output, cache read, cache write) and capabilities (reasoning,
+images, tools, OpenAI's Responses API). Fields set by providers.<name>.modelOverrides in
+settings win over the catalogue's and are marked.
+
+Options:
+  [provider]    Only this provider's models (gemini, openai, anthropic, or a profile)
+  --json        One JSON document instead of the table
 `;
 
 export const HOOKS_HELP = `Usage: kodo hooks <command>
@@ -186,6 +202,7 @@ Needs no API key and no network.
 
 const COMMAND_HELP: Readonly<Record<string, string>> = {
   hooks: HOOKS_HELP,
+  models: MODELS_HELP,
   mcp: MCP_HELP,
   'mcp add': MCP_ADD_HELP,
   'mcp remove': MCP_REMOVE_HELP,

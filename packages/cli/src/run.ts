@@ -83,6 +83,16 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
       stderr: process.stderr,
     });
   }
+  if (args.command === 'models') {
+    const { runModelsCommand } = await import('./commands/models');
+    return runModelsCommand({
+      args: args.commandArgs ?? [],
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
   if (args.listExtensions) {
     const { listExtensionsBrief } = await import('./commands/extensions');
     return listExtensionsBrief({ cwd: process.cwd(), env: process.env, stdout: process.stdout });

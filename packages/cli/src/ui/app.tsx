@@ -33,7 +33,6 @@ import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
-import { contextWindow, sessionCost } from './model-info';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
@@ -419,11 +418,11 @@ export function App(props: AppProps) {
           model: session.model,
           contextUsed: agent.lastUsage?.promptTokenCount
             ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
-              contextWindow(session.model)
+              session.contextWindow(session.model)
             : undefined,
           inputTokens: totals.tokens.prompt,
           outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
-          cost: sessionCost(session.stats.snapshot()),
+          cost: session.estimatedCost(),
           cwd,
           branch,
           approvalMode,

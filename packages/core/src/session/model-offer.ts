@@ -3,6 +3,7 @@ import type { FunctionDeclaration } from '../contracts/messages';
 import { buildSystemPrompt } from '../prompts/system-prompt';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
 import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
+import type { DeferredTools } from './deferred-tools';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
 
@@ -25,6 +26,8 @@ export function modelOffer(context: {
   memory: () => string;
   agents: Pick<SubagentRunner, 'list'>;
   profile: () => ToolProfile;
+  /** Past a number of tools, MCP tools wait for `tool_search` (absent: all are declared). */
+  deferred?: DeferredTools;
 }): ModelOffer {
   const { options, tools, policy, interactive } = context;
   return {
@@ -43,18 +46,18 @@ export function modelOffer(context: {
       return addendum ? `${built}\n\n${addendum}` : built;
     },
     // Tools the policy denies outright are not offered to the model at all.
-    tools: () =>
-      declarationsFor(
+    tools: () => {
+      const visible = tools
+        .list()
+        .filter(
+          (tool) =>
+            !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
+        );
+      const declared = context.deferred ? context.deferred.select(visible) : visible;
+      return declarationsFor(
         context.profile(),
-        withoutFreeformTools(
-          tools
-            .list()
-            .filter(
-              (tool) =>
-                !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
-            )
-            .map((tool) => tool.declaration()),
-        ),
-      ),
+        withoutFreeformTools(declared.map((tool) => tool.declaration())),
+      );
+    },
   };
 }

@@ -8,6 +8,7 @@ import type { ApprovalMode } from '../scheduler/policy/policy';
 import type { FileFiltering } from '../tools/file-filtering';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
 import { resolveWebSearchBackend, type WebSearchBackend } from '../tools/web/search-api';
+import { DEFAULT_DEFER_TOOLS_ABOVE } from './deferred-tools';
 
 /**
  * Flags, environment and checked settings → the narrow options each part of a session takes.
@@ -59,6 +60,8 @@ export interface ResolvedConfig {
     outputThresholdChars: number;
     /** `tools.profile`; absent = automatic (compact for a small discovered context window). */
     toolProfile?: 'full' | 'compact';
+    /** `tools.toolSearch`: declared tools past which MCP tools are deferred; absent = never. */
+    deferToolsAbove?: number;
   };
   budgets: BudgetLimits;
   /** Absent when telemetry is off. */
@@ -113,6 +116,9 @@ export function resolveConfig(
       retry: retryOverrides(env, settings),
       outputThresholdChars: tools.truncateToolOutputThreshold ?? DEFAULT_OUTPUT_THRESHOLD_CHARS,
       ...(tools.profile ? { toolProfile: tools.profile } : {}),
+      ...(tools.toolSearch?.enabled === false
+        ? {}
+        : { deferToolsAbove: tools.toolSearch?.threshold ?? DEFAULT_DEFER_TOOLS_ABOVE }),
     },
     budgets: budgetLimits(args, settings),
     ...(telemetry ? { telemetry } : {}),
