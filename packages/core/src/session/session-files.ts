@@ -1,7 +1,8 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { kodoHome } from '../config/paths';
 import { projectId } from '../config/project';
+import { parseJsonLine, readHeadLines } from './jsonl-lines';
 import {
   isMessageRecord,
   isMetadata,
@@ -27,8 +28,6 @@ export function sessionsDir(projectRoot: string, env: NodeJS.ProcessEnv = proces
 }
 
 const TITLE_CHARS = 100;
-/** How far into a file the list looks for the first prompt (the metadata line comes first). */
-const HEAD_LIMIT_BYTES = 1 << 20;
 
 /**
  * The sessions in a directory, oldest first (by start time), so index 1 is the oldest and the
@@ -76,61 +75,32 @@ export function readSessionSummary(file: string): SessionSummary | undefined {
   };
 }
 
-/**
- * The metadata line and the first prompt's title, read a chunk at a time: a long session's file
- * is never read whole just to be listed.
- */
+/** The metadata line and the first prompt's title, from the head of the file. */
 function readHead(file: string): { metadata: SessionMetadata; title: string } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
-    let metadata: SessionMetadata | undefined;
-    let offset = 0;
-    // Bytes read but not yet split into lines (a line may span chunks).
-    let pending = Buffer.alloc(0);
-    while (offset < HEAD_LIMIT_BYTES) {
-      const read = readSync(fd, buffer, 0, buffer.length, offset);
-      if (read === 0) break;
-      offset += read;
-      pending = Buffer.concat([pending, buffer.subarray(0, read)]);
-      for (;;) {
-        const newline = pending.indexOf(10);
-        if (newline < 0) break;
-        const line = pending.subarray(0, newline).toString('utf8');
-        pending = pending.subarray(newline + 1);
-        const parsed = parseLine(line);
-        if (!metadata) {
-          if (!isMetadata(parsed)) return undefined;
-          metadata = parsed;
-          continue;
-        }
-        if (isMessageRecord(parsed) && parsed.type === 'user') {
-          return { metadata, title: titleOf(parsed.displayContent ?? recordText(parsed.content)) };
-        }
+  let metadata: SessionMetadata | undefined;
+  let title: string | undefined;
+  let valid = true;
+  readHeadLines(file, (line) => {
+    const parsed = parseJsonLine(line);
+    if (!metadata) {
+      if (!isMetadata(parsed)) {
+        valid = false;
+        return 'stop';
       }
+      metadata = parsed;
+      return 'more';
     }
-    return undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+    if (isMessageRecord(parsed) && parsed.type === 'user') {
+      title = titleOf(parsed.displayContent ?? recordText(parsed.content));
+      return 'stop';
+    }
+    return 'more';
+  });
+  return valid && metadata && title !== undefined ? { metadata, title } : undefined;
 }
 
-function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-function titleOf(text: string): string {
+/** A prompt as a list shows it: on one line, at most 100 characters. */
+export function titleOf(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   if (line === '') return '(no text)';
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 3)}...` : line;
