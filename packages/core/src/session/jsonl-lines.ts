@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
 
 /**
  * The lines of a JSONL file, read in 256 KiB chunks and split on `\n` bytes (a trailing `\r`
@@ -28,20 +29,21 @@ export type HeadVerdict = 'more' | 'stop';
 /**
  * Shows the complete lines of a file's first `limitBytes` to `visit`, a chunk at a time, until it
  * says `stop`: a session list reads only the head of each log, never a long session whole. A line
- * cut by the limit or by the end of the file (a torn last line) is not shown. False when the file
- * cannot be read.
+ * cut by the limit or by the end of the file (a torn last line) is not shown. Returns how many
+ * lines were shown; undefined when the file cannot be read.
  */
 export function readHeadLines(
   file: string,
   visit: (line: string) => HeadVerdict,
   limitBytes = 1 << 20,
-): boolean {
+): number | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch {
-    return false;
+    return undefined;
   }
+  let shown = 0;
   try {
     const buffer = Buffer.allocUnsafe(64 * 1024);
     let offset = 0;
@@ -57,12 +59,31 @@ export function readHeadLines(
         if (newline < 0) break;
         const line = pending.subarray(0, newline).toString('utf8');
         pending = pending.subarray(newline + 1);
-        if (visit(line) === 'stop') return true;
+        shown += 1;
+        if (visit(line) === 'stop') return shown;
       }
     }
-    return true;
+    return shown;
   } catch {
-    return false;
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first `bytes` of a file as text ('' when it cannot be read): a probe, not lines. */
+export function readStart(file: string, bytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, bytes, 0));
+  } catch {
+    return '';
   } finally {
     closeSync(fd);
   }
@@ -74,5 +95,49 @@ export function parseJsonLine(line: string): unknown {
     return JSON.parse(line);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The JSON values of a log's lines, in order; blank lines are passed over and lines that are not
+ * JSON are counted in `damage`, so a damaged line costs only itself.
+ */
+export async function* readJsonLines(file: string, damage: DamagedLines): AsyncGenerator<unknown> {
+  for await (const text of readLines(file)) {
+    const value = damage.parse(text);
+    if (value !== undefined) yield value;
+  }
+}
+
+/** The lines of a log that were not JSON, to say afterwards what was skipped. */
+export class DamagedLines {
+  private readonly unreadable: number[] = [];
+  private lines = 0;
+
+  /** The next line's JSON value; undefined when it is blank or not JSON (then counted). */
+  parse(text: string): unknown {
+    this.lines += 1;
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      this.unreadable.push(this.lines);
+      return undefined;
+    }
+  }
+
+  /** One sentence per kind of damage: a torn last line (a write cut short), unreadable lines. */
+  warnings(file: string): string[] {
+    const warnings: string[] = [];
+    const name = basename(file);
+    const torn = this.unreadable.at(-1) === this.lines;
+    if (torn) {
+      warnings.push(
+        `Skipped an incomplete last record in ${name} (the session stopped while it was being written).`,
+      );
+    }
+    const middle = torn ? this.unreadable.length - 1 : this.unreadable.length;
+    if (middle > 0) warnings.push(`Skipped ${middle} unreadable record(s) in ${name}.`);
+    return warnings;
   }
 }

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Content, Part } from '../contracts/messages';
 import type { TodoItem } from '../tools/tool';
 import { repairHistory } from './history-repair';
-import { readLines } from './jsonl-lines';
+import { DamagedLines, readJsonLines } from './jsonl-lines';
 import { OutputWindow } from './output-window';
 import {
   isMessageRecord,
@@ -50,18 +50,8 @@ export interface LoadedSession {
 export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<LoadedSession> {
   const state = new LogState();
   let window: OutputWindow | undefined;
-  let lineNumber = 0;
-  const unreadable: number[] = [];
-  for await (const text of readLines(file)) {
-    lineNumber += 1;
-    if (text.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      unreadable.push(lineNumber);
-      continue;
-    }
+  const damage = new DamagedLines();
+  for await (const parsed of readJsonLines(file, damage)) {
     if (!state.metadata) {
       if (!isMetadata(parsed))
         throw new Error(`${file} is not a session log (its first line has no sessionId).`);
@@ -78,15 +68,7 @@ export async function loadSession(file: string, options: LoadSessionOptions = {}
     state.apply(parsed, window);
   }
   if (!state.metadata) throw new Error(`${file} is empty: no session was recorded in it.`);
-  const warnings: string[] = [];
-  const torn = unreadable.at(-1) === lineNumber;
-  if (torn) {
-    warnings.push(
-      `Skipped an incomplete last record in ${basename(file)} (the session stopped while it was being written).`,
-    );
-  }
-  const middle = torn ? unreadable.length - 1 : unreadable.length;
-  if (middle > 0) warnings.push(`Skipped ${middle} unreadable record(s) in ${basename(file)}.`);
+  const warnings = damage.warnings(file);
 
   const { history, lastRecordId } = historyFromMessages(state.messages);
   // Counters and todos are restored only in the shape the session keeps them: a damaged or
@@ -175,7 +157,7 @@ export function historyFromMessages(messages: readonly MessageRecord[]): {
   const origin = new Map<Content, string>();
   for (const message of messages) {
     if (message.type !== 'user' && message.type !== 'gemini') continue;
-    const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content;
+    const parts = typeof message.content === 'string' ? textParts(message.content) : message.content;
     if (message.type === 'user') {
       const content: Content = { role: 'user', parts };
       origin.set(content, message.id);
@@ -197,6 +179,11 @@ export function historyFromMessages(messages: readonly MessageRecord[]): {
   const history = repairHistory(contents);
   const last = history.at(-1);
   return { history, lastRecordId: last ? origin.get(last) : undefined };
+}
+
+/** A string content's parts: none when it is empty (Gemini CLI records a call-only turn as ""). */
+function textParts(text: string): Part[] {
+  return text === '' ? [] : [{ text }];
 }
 
 /** A Gemini CLI thought summary as a thought part (`**subject** description`, as Gemini CLI resumes it). */

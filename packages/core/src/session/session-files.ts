@@ -41,10 +41,13 @@ export function listSessions(dir: string): SessionSummary[] {
     const summary = readSessionSummary(join(dir, name));
     if (summary) sessions.push(summary);
   }
-  // Ties (same start time) fall back to the file name so the numbering is stable.
-  return sessions.sort((a, b) =>
-    a.startTime === b.startTime ? (a.file < b.file ? -1 : 1) : a.startTime < b.startTime ? -1 : 1,
-  );
+  return sessions.sort(byStartTime);
+}
+
+/** Oldest first; ties (same start time) fall back to the file name so the numbering is stable. */
+export function byStartTime(a: SessionSummary, b: SessionSummary): number {
+  if (a.startTime !== b.startTime) return a.startTime < b.startTime ? -1 : 1;
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
 }
 
 /** Names of the session logs in a directory (none when it does not exist). */
@@ -123,16 +126,20 @@ export function relativeTime(then: Date, now: Date = new Date()): string {
   return 'just now';
 }
 
-/** `--list-sessions` output, in Gemini CLI's format. */
+/**
+ * `--list-sessions` output, in Gemini CLI's format; another tool's session is marked by its
+ * origin before the title (`[claude] fix the tests`).
+ */
 export function formatSessionList(
-  sessions: SessionSummary[],
+  sessions: readonly (SessionSummary & { origin?: string })[],
   options: { now?: Date; currentId?: string } = {},
 ): string {
   if (sessions.length === 0) return 'No previous sessions found for this project.\n';
   const lines = sessions.map((session, index) => {
     const when = relativeTime(session.lastUpdated, options.now);
     const current = session.id === options.currentId ? ', current' : '';
-    return `  ${index + 1}. ${session.title} (${when}${current}) [${session.id}]`;
+    const origin = session.origin ? `[${session.origin}] ` : '';
+    return `  ${index + 1}. ${origin}${session.title} (${when}${current}) [${session.id}]`;
   });
   return `\nAvailable sessions for this project (${sessions.length}):\n${lines.join('\n')}\n`;
 }
