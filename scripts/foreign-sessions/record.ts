@@ -94,7 +94,8 @@ function scrub(tool: Tool, text: string): string {
 type Json = Record<string, unknown>;
 
 const LONG = 200;
-const placeholder = (owner: string, length: number) => `[scrubbed: ${length} characters of ${owner}'s own text]`;
+const placeholder = (owner: string, length: number) =>
+  `[scrubbed: ${length} characters of ${owner}'s own text]`;
 
 /** Every string longer than LONG replaced by a placeholder (a new object; the same one if none). */
 function scrubLong(value: unknown, owner: string): unknown {
@@ -113,12 +114,19 @@ function scrubLong(value: unknown, owner: string): unknown {
 
 function scrubClaude(line: Json): Json {
   const owner = 'Claude Code';
-  if (line.type === 'api-request-shape') return { ...line, shape: placeholder(owner, JSON.stringify(line.shape).length) };
+  if (line.type === 'api-request-shape')
+    return { ...line, shape: placeholder(owner, JSON.stringify(line.shape).length) };
   if (line.type === 'api-request-blob') return scrubLong(line, owner) as Json;
   if (line.type !== 'attachment') return line;
   const attachment = line.attachment as Json;
   if (attachment?.type === 'prompt_snapshot') {
-    return { ...line, attachment: { type: 'prompt_snapshot', scrubbed: placeholder(owner, JSON.stringify(attachment).length) } };
+    return {
+      ...line,
+      attachment: {
+        type: 'prompt_snapshot',
+        scrubbed: placeholder(owner, JSON.stringify(attachment).length),
+      },
+    };
   }
   return scrubLong(line, owner) as Json;
 }
@@ -176,7 +184,11 @@ function filesUnder(dir: string, match: RegExp): string[] {
   return found;
 }
 
-function report(tool: Tool, mock: ScriptedMock | { requests: unknown[] }, result: { code: number; out: string }) {
+function report(
+  tool: Tool,
+  mock: ScriptedMock | { requests: unknown[] },
+  result: { code: number; out: string },
+) {
   process.stdout.write(`${tool}: exit ${result.code}, ${mock.requests.length} model request(s)\n`);
   if (result.code !== 0) process.stdout.write(result.out.slice(-4000));
 }
@@ -230,12 +242,16 @@ async function recordGemini(command: string): Promise<string[]> {
   try {
     writeFileSync(
       join(mkdirp(join(HOME, '.gemini')), 'settings.json'),
-      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, telemetry: { enabled: false } }),
+      JSON.stringify({
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        telemetry: { enabled: false },
+      }),
     );
-    const result = await run(
-      ['node', command, '-m', 'gemini-2.5-flash', '-p', PROMPT, '--skip-trust'],
-      { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url, GEMINI_CLI_NO_RELAUNCH: 'true' },
-    );
+    const result = await run(['node', command, '-m', 'gemini-2.5-flash', '-p', PROMPT, '--skip-trust'], {
+      GEMINI_API_KEY: 'test-key',
+      GOOGLE_GEMINI_BASE_URL: mock.url,
+      GEMINI_CLI_NO_RELAUNCH: 'true',
+    });
     report('gemini', mock, result);
     for (const request of mock.requests) process.stdout.write(`  ${request.method} ${request.path}\n`);
     return [
@@ -302,15 +318,19 @@ async function recordClaude(command: string): Promise<string[]> {
   };
   const mock = await startAnthropicMock({ script: Array.from({ length: 40 }, () => answer) });
   try {
-    const result = await run([command, '-p', PROMPT, '--allowedTools', 'Read', '--model', 'claude-sonnet-4-5'], {
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: mock.url,
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    });
+    const result = await run(
+      [command, '-p', PROMPT, '--allowedTools', 'Read', '--model', 'claude-sonnet-4-5'],
+      {
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: mock.url,
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    );
     report('claude', mock, result);
-    for (const request of mock.requests) process.stdout.write(`  ${request.method} ${request.path} ${request.stream}\n`);
+    for (const request of mock.requests)
+      process.stdout.write(`  ${request.method} ${request.path} ${request.stream}\n`);
     return filesUnder(join(HOME, '.claude/projects'), /\.jsonl$/);
   } finally {
     await mock.close();
@@ -433,7 +453,8 @@ async function recordCodex(command: string): Promise<string[]> {
     );
     report('codex', mock, result);
     for (const request of mock.requests) process.stdout.write(`  ${request.method} ${request.path}\n`);
-    for (const request of mock.otherRequests) process.stdout.write(`  (other) ${request.method} ${request.path}\n`);
+    for (const request of mock.otherRequests)
+      process.stdout.write(`  (other) ${request.method} ${request.path}\n`);
     return filesUnder(join(codexHome, 'sessions'), /rollout-.*\.jsonl$/);
   } finally {
     await mock.close();

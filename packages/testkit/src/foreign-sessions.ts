@@ -54,7 +54,10 @@ export function installForeignSessions(
   for (const tool of tools) {
     const source = join(FIXTURES, tool);
     for (const file of filesUnder(source)) {
-      const rel = relative(source, file).replace(claudeProjectDir(RECORDED_PROJECT), claudeProjectDir(project));
+      const rel = relative(source, file).replace(
+        claudeProjectDir(RECORDED_PROJECT),
+        claudeProjectDir(project),
+      );
       const target = join(home, HOME_DIRS[tool], rel);
       mkdirSync(dirname(target), { recursive: true });
       const text = readFileSync(file, 'utf8')
