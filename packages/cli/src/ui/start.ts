@@ -74,9 +74,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   });
   let created: CliSession;
   try {
-    const start = resolveSessionStart(args, { cwd, env, onWarning: warn });
+    const info = (message: string) => stderr.write(`[INFO] ${message}\n`);
+    const start = await resolveSessionStart(args, { cwd, env, onWarning: warn, onInfo: info });
     created = await build(start.sessionId, start.resume);
-    if (start.resume) stderr.write(`[INFO] Resumed session ${start.sessionId}.\n`);
+    if (start.resume && !start.imported) info(`Resumed session ${start.sessionId}.`);
   } catch (error) {
     if (!(error instanceof FatalError)) throw error;
     stderr.write(`[ERROR] ${error.message}\n`);
