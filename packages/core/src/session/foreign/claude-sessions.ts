@@ -25,7 +25,8 @@ import {
 } from '../../llm/providers/anthropic-signatures';
 import { DamagedLines, parseJsonLine, readHeadLines, readJsonLines } from '../jsonl-lines';
 import { titleOf } from '../session-files';
-import { ConversationBuilder, headOutcome, inlineImage, isWrappedContext, modifiedAt } from './conversation';
+import { ConversationBuilder, inlineImage, isWrappedContext } from './conversation';
+import { filesIn, headOutcome, listingOf, type SessionHead } from './listing';
 import { claudeToolCall } from './tool-calls';
 import type { ForeignListing, ForeignSessionFormat, ImportedConversation } from './types';
 
@@ -75,32 +76,17 @@ const isRecord = (value: unknown): value is ClaudeRecord =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function listClaudeSessions(projectRoot: string, env: NodeJS.ProcessEnv): ForeignListing {
-  const listing: ForeignListing = { sessions: [], skipped: [] };
-  for (const dir of projectDirs(projectRoot, env)) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((name) => name.endsWith('.jsonl') && !name.startsWith('agent-'));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const file = join(dir, name);
-      const head = sessionHead(file);
-      if (typeof head === 'string') {
-        listing.skipped.push({ origin: 'claude', file, reason: head });
-        continue;
-      }
-      const lastUpdated = head ? modifiedAt(file) : undefined;
-      if (head && lastUpdated) listing.sessions.push({ origin: 'claude', file, lastUpdated, ...head });
-    }
-  }
-  return listing;
+  const files = filesIn(
+    projectDirs(projectRoot, env),
+    (name) => name.endsWith('.jsonl') && !name.startsWith('agent-'),
+  );
+  return listingOf('claude', files, sessionHead);
 }
 
 /** Id, start and first prompt; a reason for a damaged file; undefined for one without a prompt. */
-function sessionHead(file: string): { id: string; startTime: string; title: string } | string | undefined {
+function sessionHead(file: string): SessionHead | string | undefined {
   let startTime: string | undefined;
-  let result: { id: string; startTime: string; title: string } | string | undefined;
+  let result: SessionHead | string | undefined;
   let seen = 0;
   const lines = readHeadLines(file, (line) => {
     seen += 1;

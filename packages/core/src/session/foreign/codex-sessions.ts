@@ -21,7 +21,8 @@ import { codexHome } from '../../config/paths';
 import type { Part } from '../../contracts/messages';
 import { DamagedLines, parseJsonLine, readHeadLines, readJsonLines, readStart } from '../jsonl-lines';
 import { titleOf } from '../session-files';
-import { ConversationBuilder, headOutcome, imageFromUrl, isWrappedContext, modifiedAt } from './conversation';
+import { ConversationBuilder, imageFromUrl, isWrappedContext } from './conversation';
+import { headOutcome, listingOf, type SessionHead } from './listing';
 import { codexToolCall } from './tool-calls';
 import type { ForeignListing, ForeignSessionFormat, ImportedConversation } from './types';
 
@@ -61,18 +62,8 @@ function rolloutFiles(env: NodeJS.ProcessEnv): string[] {
 
 function listCodexSessions(projectRoot: string, env: NodeJS.ProcessEnv): ForeignListing {
   const root = resolve(projectRoot);
-  const listing: ForeignListing = { sessions: [], skipped: [] };
-  for (const file of rolloutFiles(env)) {
-    if (!mayBeFor(file, root)) continue;
-    const head = rolloutHead(file, root);
-    if (typeof head === 'string') {
-      listing.skipped.push({ origin: 'codex', file, reason: head });
-      continue;
-    }
-    const lastUpdated = head ? modifiedAt(file) : undefined;
-    if (head && lastUpdated) listing.sessions.push({ origin: 'codex', file, lastUpdated, ...head });
-  }
-  return listing;
+  const files = rolloutFiles(env).filter((file) => mayBeFor(file, root));
+  return listingOf('codex', files, (file) => rolloutHead(file, root));
 }
 
 /**
@@ -90,12 +81,9 @@ function mayBeFor(file: string, root: string): boolean {
 }
 
 /** Id, start and first prompt of a session of this project; a reason for a damaged file. */
-function rolloutHead(
-  file: string,
-  root: string,
-): { id: string; startTime: string; title: string } | string | undefined {
+function rolloutHead(file: string, root: string): SessionHead | string | undefined {
   let meta: { id: string; startTime: string } | undefined;
-  let result: { id: string; startTime: string; title: string } | string | undefined;
+  let result: SessionHead | string | undefined;
   const lines = readHeadLines(file, (line) => {
     const parsed = parseJsonLine(line) as { type?: string; timestamp?: string; payload?: Item } | undefined;
     if (!meta) {

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type { Content, Part } from '../../contracts/messages';
 
 /**
@@ -56,36 +55,4 @@ export function imageFromUrl(url: string): Part {
  */
 export function isWrappedContext(text: string): boolean {
   return /^(?:\s*<([A-Za-z][\w]*[_-][\w-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>)+\s*$/.test(text);
-}
-
-/** A file's mtime, or undefined when it is gone. */
-export function modifiedAt(file: string): Date | undefined {
-  try {
-    return statSync(file).mtime;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * What the list makes of a head read (`readHeadLines`' count of lines): the head's result, or why
- * the file is skipped when it could not be read or holds not even one complete record.
- */
-export function headOutcome<T>(
-  file: string,
-  lines: number | undefined,
-  result: T | string | undefined,
-): T | string | undefined {
-  if (lines === undefined) return 'the file cannot be read';
-  if (result === undefined && lines === 0 && sizeOf(file) > 0)
-    return 'it holds no complete record (a damaged file?)';
-  return result;
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
 }

@@ -23,7 +23,8 @@ import { projectHash } from '../project-hash';
 import { isMessageRecord, isMetadata, type MessageRecord, recordText } from '../records';
 import { historyFromMessages, loadSession } from '../resume';
 import { titleOf } from '../session-files';
-import { headOutcome, isWrappedContext, modifiedAt } from './conversation';
+import { isWrappedContext } from './conversation';
+import { filesIn, headOutcome, listingOf, modifiedAt, type SessionHead } from './listing';
 import { geminiToolCall } from './tool-calls';
 import type { ForeignListing, ForeignSessionFormat, ImportedConversation } from './types';
 
@@ -78,36 +79,16 @@ function markedIds(home: string, root: string): string[] {
 }
 
 function listGeminiSessions(projectRoot: string, env: NodeJS.ProcessEnv): ForeignListing {
-  const listing: ForeignListing = { sessions: [], skipped: [] };
-  for (const dir of geminiChatDirs(projectRoot, env)) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((name) => SESSION_FILE.test(name));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const file = join(dir, name);
-      const head = name.endsWith('.json') ? legacyHead(file) : logHead(file);
-      if (typeof head === 'string') {
-        listing.skipped.push({ origin: 'gemini', file, reason: head });
-        continue;
-      }
-      const lastUpdated = head ? modifiedAt(file) : undefined;
-      if (head && lastUpdated) listing.sessions.push({ origin: 'gemini', file, lastUpdated, ...head });
-    }
-  }
-  return listing;
+  const files = filesIn(geminiChatDirs(projectRoot, env), (name) => SESSION_FILE.test(name));
+  return listingOf('gemini', files, (file) => (file.endsWith('.json') ? legacyHead(file) : logHead(file)));
 }
-
-type Head = { id: string; startTime: string; title: string };
 
 /**
  * The session's id, start and first prompt from the head of a log; a reason when the file is
  * damaged; undefined when it holds no prompt or is a subagent's.
  */
-function logHead(file: string): Head | string | undefined {
-  let result: Head | string | undefined;
+function logHead(file: string): SessionHead | string | undefined {
+  let result: SessionHead | string | undefined;
   let metadata: { sessionId: string; startTime?: unknown; kind?: unknown } | undefined;
   const lines = readHeadLines(file, (line) => {
     const parsed = parseJsonLine(line);
@@ -139,7 +120,7 @@ function logHead(file: string): Head | string | undefined {
 }
 
 /** An old single-object session file (`session-….json`). */
-function legacyHead(file: string): Head | string | undefined {
+function legacyHead(file: string): SessionHead | string | undefined {
   const session = readLegacy(file);
   if (typeof session === 'string') return session;
   const first = session.messages.map(promptText).find((text) => text !== undefined);
