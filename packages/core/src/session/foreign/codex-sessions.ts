@@ -182,6 +182,7 @@ function addItem(builder: ConversationBuilder, item: Item): void {
       return;
     }
     case 'custom_tool_call':
+      // A freeform call: its text becomes `input`, as kodo's own apply_patch takes its patch.
       builder.model([
         {
           functionCall: {

@@ -118,7 +118,10 @@ function shellCall(command: unknown, workdir: unknown): ToolCall | undefined {
   };
 }
 
-/** Codex's tools (0.171: exec_command, shell, shell_command, update_plan; apply_patch is kept). */
+/**
+ * Codex's tools (0.171: exec_command, shell, shell_command, update_plan). `apply_patch` needs no
+ * change: kodo's has the same name, the same patch format and the patch as `input`.
+ */
 export function codexToolCall(name: string, args: Args): ToolCall {
   switch (name) {
     case 'exec_command':

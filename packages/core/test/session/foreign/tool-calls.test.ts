@@ -123,11 +123,10 @@ describe("Codex's tools", () => {
     expectKodoCall(plan);
   });
 
-  it('keep apply_patch and other tools as they were', () => {
-    expect(codexToolCall('apply_patch', { input: '*** Begin Patch' })).toEqual({
-      name: 'apply_patch',
-      args: { input: '*** Begin Patch' },
-    });
+  it("keep apply_patch, which is kodo's too, and keep other tools as they were", () => {
+    const patch = codexToolCall('apply_patch', { input: '*** Begin Patch' });
+    expect(patch).toEqual({ name: 'apply_patch', args: { input: '*** Begin Patch' } });
+    expectKodoCall(patch);
     expect(codexToolCall('view_image', { path: 'a.png' })).toEqual({
       name: 'view_image',
       args: { path: 'a.png' },
