@@ -51,8 +51,10 @@ Options:
                               Connect only these MCP servers; repeatable
   -d, --debug                 Log every model request and response to a file
   -r, --resume [session]      Continue a recorded session: latest (the default),
-                              its number in --list-sessions, or its id
-      --list-sessions         List this project's recorded sessions and exit
+                              its number in --list-sessions, or its id; one of
+                              Gemini CLI, Claude Code or Codex is imported first
+      --list-sessions         List this project's recorded sessions (kodo's and
+                              those the other tools saved) and exit
       --delete-session <s>    Delete a recorded session (number or id) and exit
       --session-id <id>       Start a new session with this id (A-Z a-z 0-9 _ -)
   -s, --sandbox               Run shell commands in the sandbox (bubblewrap on

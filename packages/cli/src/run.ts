@@ -111,11 +111,9 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   if (args.listSessions || args.deleteSession !== undefined) {
     const { deleteSessionCommand, listSessionsCommand } = await import('./sessions');
     const place = { cwd: process.cwd(), env: process.env };
-    if (args.listSessions) return listSessionsCommand(place, process.stdout);
-    return deleteSessionCommand(args.deleteSession!, place, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-    });
+    const streams = { stdout: process.stdout, stderr: process.stderr };
+    if (args.listSessions) return listSessionsCommand(place, streams);
+    return deleteSessionCommand(args.deleteSession!, place, streams);
   }
 
   const cwd = process.cwd();

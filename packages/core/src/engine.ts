@@ -216,6 +216,10 @@ export {
   Scheduler,
 } from './scheduler/scheduler';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
+export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
+// Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
+export { type ForeignSessions, loadForeignSessions } from './session/foreign/lazy';
+export type { ForeignOrigin, ForeignSessionSummary, SkippedSession } from './session/foreign/types';
 export { repairHistory } from './session/history-repair';
 export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';
 export { type MessageRecord, SESSION_ID_PATTERN, type SessionMetadata } from './session/records';
