@@ -13,6 +13,7 @@ import { resolveMcpServers } from '../packages/core/src/mcp/config';
 import { McpManager } from '../packages/core/src/mcp/manager';
 import { ToolRegistry } from '../packages/core/src/tools/registry';
 import { Workspace } from '../packages/core/src/tools/workspace';
+import { headlessBenchEnv } from './headless-env';
 import { fmt, median, printTable } from './table';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -51,14 +52,7 @@ async function firstRequestMs(c: Case): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi'], {
     cwd: c.cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      KODO_HOME: home,
-      KODO_TRUST_WORKSPACE: 'true',
-      GEMINI_API_KEY: 'bench',
-      GOOGLE_GEMINI_BASE_URL: mock.url,
-    },
+    env: headlessBenchEnv(home, mock.url),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -170,6 +170,10 @@ await build({
   outdir: coreDist,
   packages: 'external',
 });
+// Both bundles carry models.dev's data (the model catalogue): its licence ships beside them.
+for (const dist of [cliDist, coreDist]) {
+  await cp(join(root, 'THIRD_PARTY_NOTICES.md'), join(dist, 'THIRD_PARTY_NOTICES.md'));
+}
 
 // One real headless run against a local stand-in for the Gemini API leaves V8's code cache for the
 // start-up path in dist/code-cache (see packages/cli/src/code-cache.ts).

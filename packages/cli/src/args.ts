@@ -133,7 +133,16 @@ function parserMessage(error: Error): string {
  * Subcommands with flags of their own (`kodo mcp add -e K=V name cmd -y …`): the words after
  * the name go to the subcommand untouched, never through the main command's parser.
  */
-const RAW_SUBCOMMANDS = new Set(['mcp', 'extensions', 'extension', 'skills', 'skill', 'agents', 'agent']);
+const RAW_SUBCOMMANDS = new Set([
+  'mcp',
+  'extensions',
+  'extension',
+  'skills',
+  'skill',
+  'agents',
+  'agent',
+  'models',
+]);
 
 /**
  * `--resume` takes an optional value, which node's parser cannot express: a bare `--resume`/`-r`

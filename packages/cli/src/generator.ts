@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import {
+  BUILTIN_CATALOGUE,
   type ContentGenerator,
   type ContextWindowSource,
+  catalogueWithOverrides,
   kodoHome,
   loadReplayGenerators,
+  type ModelCatalogue,
   missingKeyMessage,
   ProviderConfigError,
   type ProviderProfileSettings,
@@ -40,6 +43,8 @@ export interface BuiltGenerator {
   generator: ContentGenerator;
   /** Context windows local servers report; absent when replaying `--fake-responses`. */
   contextWindows?: ContextWindowSource;
+  /** The model catalogue with the settings' `modelOverrides` applied; absent: the built-in one. */
+  models?: ModelCatalogue;
   /** The model spec with provider defaults filled in (`-m openai` → `openai:gpt-5`). */
   model: string;
   /** Where `--debug` writes its log, when on. */
@@ -57,6 +62,7 @@ export interface BuiltGenerator {
 export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGenerator> {
   let generator: ContentGenerator;
   let contextWindows: ContextWindowSource | undefined;
+  let models: ModelCatalogue;
   let model = choice.model;
   // Only these flags need them: loaded on demand (llm/replay.ts).
   const replay =
@@ -69,11 +75,13 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
     } catch (error) {
       throw new FatalError((error as Error).message, ExitCode.input);
     }
+    models = replayCatalogue(choice);
   } else {
     const router = providerRouter(choice);
     ({ model } = router);
     generator = router.generator;
     contextWindows = router.generator.contextWindows;
+    models = router.generator.models;
   }
   let recorder: RecordingContentGenerator | undefined;
   if (choice.recordResponses && replay) {
@@ -88,6 +96,7 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
   return {
     generator,
     model,
+    models,
     ...(contextWindows ? { contextWindows } : {}),
     ...(debugLogPath ? { debugLogPath } : {}),
     flush: async () => {
@@ -105,6 +114,15 @@ export function modelTimeouts(settings: Settings): TransportTimeouts {
     ...(valid(requestTimeoutMs) ? { firstByteMs: requestTimeoutMs } : {}),
     ...(valid(streamIdleTimeoutMs) ? { idleMs: streamIdleTimeoutMs } : {}),
   };
+}
+
+/** A replayed run prices and plans with the same overrides as a real one would. */
+function replayCatalogue(choice: GeneratorChoice): ModelCatalogue {
+  try {
+    return catalogueWithOverrides(new ProviderResolver({ profiles: choice.providers, env: choice.env }));
+  } catch {
+    return BUILTIN_CATALOGUE;
+  }
 }
 
 function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; model: string } {

@@ -20,6 +20,9 @@ Commands:
   kodo hooks list|enable|disable
                               List the hooks of the settings, or turn one off or on
                               (kodo hooks --help)
+  kodo models [provider] [--json]
+                              What kodo knows about models: windows, output limits,
+                              prices, capabilities, and what settings override
 
 Options:
   -p, --prompt <text>         Run this prompt headless (non-interactive) and exit
@@ -48,8 +51,10 @@ Options:
                               Connect only these MCP servers; repeatable
   -d, --debug                 Log every model request and response to a file
   -r, --resume [session]      Continue a recorded session: latest (the default),
-                              its number in --list-sessions, or its id
-      --list-sessions         List this project's recorded sessions and exit
+                              its number in --list-sessions, or its id; one of
+                              Gemini CLI, Claude Code or Codex is imported first
+      --list-sessions         List this project's recorded sessions (kodo's and
+                              those the other tools saved) and exit
       --delete-session <s>    Delete a recorded session (number or id) and exit
       --session-id <id>       Start a new session with this id (A-Z a-z 0-9 _ -)
   -s, --sandbox               Run shell commands in the sandbox (bubblewrap on
@@ -66,7 +71,7 @@ Options:
                               extensions)
   -l, --list-extensions       List the installed extensions and exit
       --max-budget-usd <n>    Stop once the session has cost this many US dollars
-                              (priced with kodo's model table)
+                              (priced with kodo's model catalogue; kodo models)
       --max-tokens <n>        Stop once the session has used this many tokens
       --max-tool-calls <n>    Run at most this many tool calls
       --max-time <duration>   Stop after this long (seconds, or 90s, 15m, 2h)
@@ -106,6 +111,19 @@ Environment:
 
 Exit codes: 0 ok, 1 error, 41 auth, 42 input, 44 sandbox, 45 budget reached,
 52 config, 53 turn limit, 55 untrusted folder (headless), 130 cancelled.
+`;
+
+export const MODELS_HELP = `Usage: kodo models [provider] [--json]
+
+Lists the models kodo knows: its catalogue (from models.dev, with the date of the data) and the
+models of the settings' provider profiles, each with its context window, output limit, prices
+(US$ per million tokens: input, output, cache read, cache write) and capabilities (reasoning,
+images, tools, OpenAI's Responses API). Fields set by providers.<name>.modelOverrides in
+settings win over the catalogue's and are marked.
+
+Options:
+  [provider]    Only this provider's models (gemini, openai, anthropic, or a profile)
+  --json        One JSON document instead of the table
 `;
 
 export const HOOKS_HELP = `Usage: kodo hooks <command>
@@ -186,6 +204,7 @@ Needs no API key and no network.
 
 const COMMAND_HELP: Readonly<Record<string, string>> = {
   hooks: HOOKS_HELP,
+  models: MODELS_HELP,
   mcp: MCP_HELP,
   'mcp add': MCP_ADD_HELP,
   'mcp remove': MCP_REMOVE_HELP,

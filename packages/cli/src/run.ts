@@ -83,6 +83,16 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
       stderr: process.stderr,
     });
   }
+  if (args.command === 'models') {
+    const { runModelsCommand } = await import('./commands/models');
+    return runModelsCommand({
+      args: args.commandArgs ?? [],
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
   if (args.listExtensions) {
     const { listExtensionsBrief } = await import('./commands/extensions');
     return listExtensionsBrief({ cwd: process.cwd(), env: process.env, stdout: process.stdout });
@@ -101,11 +111,9 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   if (args.listSessions || args.deleteSession !== undefined) {
     const { deleteSessionCommand, listSessionsCommand } = await import('./sessions');
     const place = { cwd: process.cwd(), env: process.env };
-    if (args.listSessions) return listSessionsCommand(place, process.stdout);
-    return deleteSessionCommand(args.deleteSession!, place, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-    });
+    const streams = { stdout: process.stdout, stderr: process.stderr };
+    if (args.listSessions) return listSessionsCommand(place, streams);
+    return deleteSessionCommand(args.deleteSession!, place, streams);
   }
 
   const cwd = process.cwd();

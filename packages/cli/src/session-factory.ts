@@ -4,7 +4,6 @@ import {
   type CommandSandbox,
   type ConfirmHandler,
   cleanupInterruptedWrites,
-  costOf,
   createTelemetry,
   type ExternalTerminals,
   geminiHome,
@@ -24,6 +23,7 @@ import {
   PolicyLoadError,
   ProjectMemory,
   type PseudoTerminal,
+  priceOf,
   projectTempDir,
   type ResolvedConfig,
   resolveConfig,
@@ -219,7 +219,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     setup.onWarning ??
     (setup.confirm ? undefined : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
   const budgets = config.budgets;
-  if (budgets.maxCostUsd !== undefined && costOf(model, {}) === undefined) {
+  if (budgets.maxCostUsd !== undefined && priceOf(model, generator.models) === undefined) {
     warn?.(`The price of ${model} is not known, so --max-budget-usd cannot limit its cost.`);
   }
   const telemetry = await telemetryFor(config.telemetry, {
@@ -235,6 +235,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     sessionId,
     generator: generator.generator,
     ...(generator.contextWindows ? { contextWindows: generator.contextWindows } : {}),
+    ...(generator.models ? { models: generator.models } : {}),
     model,
     tools,
     toolContext: {

@@ -1,6 +1,10 @@
 import {
+  type ForeignOrigin,
   formatSessionList,
+  type ImportResult,
   InvalidSessionError,
+  type ListedSession,
+  loadForeignSessions,
   newSessionId,
   relativeTime,
   SESSION_ID_PATTERN,
@@ -16,25 +20,53 @@ export interface SessionPlace {
   env: NodeJS.ProcessEnv;
 }
 
-/** `kodo --list-sessions`: this project's sessions, oldest first. */
-export function listSessionsCommand(place: SessionPlace, stdout: NodeJS.WritableStream): number {
+/**
+ * `kodo --list-sessions`: this project's sessions, oldest first — kodo's own and those Gemini CLI,
+ * Claude Code and Codex saved for it (marked by origin). A damaged file of another tool is
+ * skipped with a warning saying why.
+ */
+export async function listSessionsCommand(
+  place: SessionPlace,
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
   const store = new SessionStore({ projectRoot: place.cwd, env: place.env });
-  stdout.write(formatSessionList(store.list()));
+  const { listAllSessions, ORIGIN_NAMES } = await loadForeignSessions();
+  const { sessions, skipped } = listAllSessions(store, place.env);
+  for (const entry of skipped) {
+    streams.stderr.write(
+      `[WARNING] Skipped the ${ORIGIN_NAMES[entry.origin]} session ${entry.file}: ${entry.reason}.\n`,
+    );
+  }
+  streams.stdout.write(formatSessionList(sessions));
   return ExitCode.ok;
 }
 
-/** `kodo --delete-session N|id`. An identifier that names no session is an input error (42). */
-export function deleteSessionCommand(
+/**
+ * `kodo --delete-session N|id`, numbered as `--list-sessions` numbers. An identifier that names no
+ * session, or another tool's session (kodo never changes their files), is an input error (42).
+ */
+export async function deleteSessionCommand(
   identifier: string,
   place: SessionPlace,
   streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
-): number {
+): Promise<number> {
   const store = new SessionStore({ projectRoot: place.cwd, env: place.env });
-  const numbers = new Map(store.list().map((session, index) => [session.id, index + 1]));
+  const { listAllSessions, resolveListedSession, ORIGIN_NAMES } = await loadForeignSessions();
+  const numbers = new Map(
+    listAllSessions(store, place.env).sessions.map((session, index) => [session.file, index + 1]),
+  );
   try {
-    const deleted = store.delete(identifier);
+    const target = resolveListedSession(identifier, store, place.env);
+    if (!target) throw store.invalidIdentifier(identifier);
+    if (target.origin) {
+      streams.stderr.write(
+        `[ERROR] Session ${numbers.get(target.file)} was saved by ${ORIGIN_NAMES[target.origin]}; kodo does not delete other tools' files (${target.file}).\n`,
+      );
+      return ExitCode.input;
+    }
+    const deleted = store.delete(target.id);
     streams.stdout.write(
-      `Deleted session ${numbers.get(deleted.id)}: ${deleted.title} (${relativeTime(deleted.lastUpdated)}) [${deleted.id}]\n`,
+      `Deleted session ${numbers.get(deleted.file)}: ${deleted.title} (${relativeTime(deleted.lastUpdated)}) [${deleted.id}]\n`,
     );
     return ExitCode.ok;
   } catch (error) {
@@ -55,17 +87,21 @@ export function deleteSessionCommand(
 export interface SessionStart {
   sessionId: string;
   resume?: SessionSummary;
+  /** Set when `resume` is a new kodo session imported from another tool's session. */
+  imported?: { origin: ForeignOrigin; sessionId: string };
 }
 
 /**
  * Reads `--resume` and `--session-id`. `--resume latest` with no sessions warns and starts a new
  * session; an identifier that names no session, a malformed `--session-id` or one that is taken
- * throw a FatalError with exit code 42.
+ * throw a FatalError with exit code 42. `--resume` also accepts the sessions other tools saved
+ * (listed with kodo's, see `--list-sessions`): such a session's conversation is imported into a
+ * new kodo session, which the run then resumes; the original file is only read.
  */
-export function resolveSessionStart(
+export async function resolveSessionStart(
   args: Pick<CliArgs, 'resume' | 'sessionId'>,
-  place: SessionPlace & { onWarning: (message: string) => void },
-): SessionStart {
+  place: SessionPlace & { onWarning: (message: string) => void; onInfo?: (message: string) => void },
+): Promise<SessionStart> {
   if (args.resume === undefined && args.sessionId === undefined) return { sessionId: newSessionId() };
   const store = new SessionStore({ projectRoot: place.cwd, env: place.env });
   if (args.sessionId !== undefined) {
@@ -83,9 +119,11 @@ export function resolveSessionStart(
     }
     return { sessionId: args.sessionId };
   }
-  let found: SessionSummary | undefined;
+  // Loaded only now: a run that does not resume never reads other tools' folders.
+  const foreign = await loadForeignSessions();
+  let found: ListedSession | undefined;
   try {
-    found = store.resolve(args.resume!);
+    found = foreign.resolveListedSession(args.resume!, store, place.env);
   } catch (error) {
     if (error instanceof InvalidSessionError) throw new FatalError(error.message, ExitCode.input);
     throw error;
@@ -94,5 +132,21 @@ export function resolveSessionStart(
     place.onWarning('No previous sessions found for this project.');
     return { sessionId: newSessionId() };
   }
-  return { sessionId: found.id, resume: found };
+  if (!foreign.isForeign(found)) return { sessionId: found.id, resume: found };
+  const name = foreign.ORIGIN_NAMES[found.origin];
+  const sessionId = newSessionId();
+  let imported: ImportResult;
+  try {
+    imported = await foreign.importForeignSession(found, store, { sessionId });
+  } catch (error) {
+    throw new FatalError(
+      `Cannot import the ${name} session ${found.id}: ${(error as Error).message}`,
+      ExitCode.input,
+    );
+  }
+  for (const warning of imported.warnings) place.onWarning(warning);
+  place.onInfo?.(
+    `Imported the ${name} session ${found.id} as kodo session ${sessionId} (the original file is unchanged).`,
+  );
+  return { sessionId, resume: imported.summary, imported: { origin: found.origin, sessionId: found.id } };
 }

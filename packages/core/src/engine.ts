@@ -88,22 +88,28 @@ export {
   type SessionEndReason,
   type SessionStartSource,
 } from './hooks/types';
+export { catalogueEntries } from './llm/catalogue';
+export { CATALOGUE_SOURCE, CATALOGUE_UPDATED } from './llm/catalogue.generated';
 export type { ContextWindowSource } from './llm/context-windows';
 // The replay, recording and debug-log generators load with `loadReplayGenerators()`.
 export type { FakeContentGenerator, RecordedCall } from './llm/fake';
 export { loadReplayGenerators, type ReplayGenerators } from './llm/lazy';
 export {
   acceptsImages,
+  BUILTIN_CATALOGUE,
+  type CatalogueProvider,
   contextWindowOf,
   contextWindowOrDefault,
   costOf,
-  MODEL_TABLE,
+  type ModelCatalogue,
   type ModelInfo,
   type ModelPrice,
   modelInfo,
+  priceOf,
   type TokenCounts,
 } from './llm/models';
 export { type GeminiClientOptions, GeminiContentGenerator } from './llm/providers/gemini';
+export { catalogueWithOverrides } from './llm/providers/model-catalogue';
 export {
   BUILTIN_PROVIDERS,
   defaultProviderRegistry,
@@ -220,6 +226,10 @@ export {
   decideApprovalMode,
 } from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
+export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
+// Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
+export { type ForeignSessions, loadForeignSessions } from './session/foreign/lazy';
+export type { ForeignOrigin, ForeignSessionSummary, SkippedSession } from './session/foreign/types';
 export { repairHistory } from './session/history-repair';
 export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';
 export { type MessageRecord, SESSION_ID_PATTERN, type SessionMetadata } from './session/records';

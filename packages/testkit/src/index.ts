@@ -1,5 +1,6 @@
 export * from './anthropic-mock';
 export * from './fault-suite';
+export * from './foreign-sessions';
 export * from './gemini-mock';
 export * from './history-check';
 export * from './llama-server';

@@ -5,7 +5,7 @@
  * `config_option_update` back, as it does when the model itself switches modes (plan mode).
  */
 import * as acp from '@agentclientprotocol/sdk';
-import { type ApprovalMode, MODEL_TABLE, type Session } from '@kodo/core/engine';
+import { type ApprovalMode, catalogueEntries, type Session } from '@kodo/core/engine';
 
 export const ACP_MODES: acp.SessionMode[] = [
   { id: 'default', name: 'Default', description: 'Asks before edits and commands' },
@@ -87,6 +87,6 @@ function modelChoices(current: string): acp.SessionConfigSelectOption[] {
   const provider = colon > 0 ? current.slice(0, colon) : 'gemini';
   const prefix = colon > 0 ? `${provider}:` : '';
   const values = new Set([current]);
-  for (const model of MODEL_TABLE) if (model.provider === provider) values.add(`${prefix}${model.id}`);
+  for (const model of catalogueEntries()) if (model.provider === provider) values.add(`${prefix}${model.id}`);
   return [...values].map((value) => ({ value, name: value }));
 }

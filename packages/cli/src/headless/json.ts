@@ -97,7 +97,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
 
 /**
  * kodo's addition to the JSON result (Gemini CLI has no cost): dollars per model, priced with
- * kodo's model table; models without a known price are listed, not guessed.
+ * kodo's model catalogue (`kodo models`); models without a known price are listed, not guessed.
  */
 export interface CostSummary {
   total_usd: number;

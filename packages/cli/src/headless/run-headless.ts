@@ -51,7 +51,12 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   let mcp: McpManager | undefined;
   try {
     // `--resume`/`--session-id` problems are input errors (42), found before anything runs.
-    const start = resolveSessionStart(args, { cwd: context.cwd, env, onWarning: warn });
+    const start = await resolveSessionStart(args, {
+      cwd: context.cwd,
+      env,
+      onWarning: warn,
+      onInfo: (message) => streams.stderr.write(`[INFO] ${message}\n`),
+    });
     sessionId = start.sessionId;
     // With stream-json input, stdin is the conversation: it is read line by line below.
     const streamInput = args.inputFormat === 'stream-json';

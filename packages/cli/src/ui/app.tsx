@@ -33,7 +33,6 @@ import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
-import { contextWindow, sessionCost } from './model-info';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
@@ -42,6 +41,13 @@ import type { TerminalScreens } from './terminal/terminal-screens';
 import { resolveTheme, type ThemeName } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
+export interface ResumedSession {
+  session: Session;
+  /** Its recorded messages, drawn as the history. */
+  messages: readonly MessageRecord[];
+  notes: string[];
+}
+
 export interface AppProps {
   session: Session;
   tools: ToolRegistry;
@@ -49,6 +55,11 @@ export interface AppProps {
   createSession(): Promise<Session>;
   /** A fork of the session for /fork, under a new id and its own record. */
   forkSession?(from: Session): Promise<Session>;
+  /**
+   * A recorded session to continue in place of this one (`/resume`): kodo's own, or another
+   * tool's imported as a new kodo session. `notes` are said once it is shown.
+   */
+  resumeSession?(identifier: string): Promise<ResumedSession>;
   bridge: ConfirmationBridge;
   /** `ask_user`'s questions, answered in the question dialog. */
   questions?: QuestionBridge;
@@ -206,6 +217,23 @@ export function App(props: AppProps) {
     setApprovalMode(fresh.getApprovalMode());
   }, [props, refreshStatic, banner]);
 
+  const resumeSession = useCallback(
+    async (identifier: string) => {
+      if (!props.resumeSession) return undefined;
+      const resumed = await props.resumeSession(identifier);
+      refreshStatic();
+      const replayed = replayItems(resumed.messages, describe);
+      setHistory([banner, ...replayed.map((item) => ({ ...item, id: nextId.current++ }) as HistoryItem)]);
+      lastAnswer.current = [];
+      setSession(resumed.session);
+      props.onSession?.(resumed.session.id);
+      setApprovalMode(resumed.session.getApprovalMode());
+      for (const note of resumed.notes) addItem({ kind: 'info', tone: 'info', text: note });
+      return resumed.session.id;
+    },
+    [props, refreshStatic, banner, describe, addItem],
+  );
+
   const forkSession = useCallback(async () => {
     if (!props.forkSession) return undefined;
     const forked = await props.forkSession(session);
@@ -234,6 +262,7 @@ export function App(props: AppProps) {
         },
         newSession,
         forkSession,
+        resumeSession,
         choose,
         lastAnswer: () => (lastAnswer.current.length > 0 ? lastAnswer.current.join('\n\n') : undefined),
         copyToClipboard: (text) => stdout.write(osc52Sequence(text, env)),
@@ -265,6 +294,7 @@ export function App(props: AppProps) {
       refreshStatic,
       newSession,
       forkSession,
+      resumeSession,
       choose,
       stdout,
       leave,
@@ -418,11 +448,11 @@ export function App(props: AppProps) {
           model: session.model,
           contextUsed: agent.lastUsage?.promptTokenCount
             ? (agent.lastUsage.promptTokenCount + (agent.lastUsage.candidatesTokenCount ?? 0)) /
-              contextWindow(session.model)
+              session.contextWindow(session.model)
             : undefined,
           inputTokens: totals.tokens.prompt,
           outputTokens: totals.tokens.candidates + totals.tokens.thoughts,
-          cost: sessionCost(session.stats.snapshot()),
+          cost: session.estimatedCost(),
           cwd,
           branch,
           approvalMode,

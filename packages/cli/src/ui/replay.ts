@@ -36,6 +36,13 @@ export function replayItems(messages: readonly MessageRecord[], describe: CallDe
           call.status = result.status;
           if (result.resultDisplay !== undefined) call.resultDisplay = result.resultDisplay;
         }
+        // A log without those summaries (a session imported from another tool): the response says.
+        for (const part of message.toolResults ? [] : parts) {
+          const response = part.functionResponse;
+          if (!response) continue;
+          const call = takeCall(pending, { id: response.id ?? '', name: response.name });
+          if (call) call.status = statusOf(response.response);
+        }
         flushPending();
         const typed = message.displayContent ?? textOf(parts, { thoughts: false });
         if (typed.trim() !== '' && !parts.every((part) => part.functionResponse)) {
@@ -119,6 +126,12 @@ function view(
   status: ToolCallView['status'],
 ): ToolCallView {
   return { callId, name, ...describe(name, args), status };
+}
+
+/** How a call ended, from its function response: an error, a cancellation (`[Operation Cancelled]…`), or done. */
+function statusOf(response: Record<string, unknown>): ToolCallView['status'] {
+  if (typeof response.error !== 'string') return 'success';
+  return response.error.startsWith('[Operation Cancelled]') ? 'cancelled' : 'error';
 }
 
 function endedAs(status: string | undefined): ToolCallView['status'] {

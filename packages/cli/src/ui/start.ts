@@ -74,9 +74,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   });
   let created: CliSession;
   try {
-    const start = resolveSessionStart(args, { cwd, env, onWarning: warn });
+    const info = (message: string) => stderr.write(`[INFO] ${message}\n`);
+    const start = await resolveSessionStart(args, { cwd, env, onWarning: warn, onInfo: info });
     created = await build(start.sessionId, start.resume);
-    if (start.resume) stderr.write(`[INFO] Resumed session ${start.sessionId}.\n`);
+    if (start.resume && !start.imported) info(`Resumed session ${start.sessionId}.`);
   } catch (error) {
     if (!(error instanceof FatalError)) throw error;
     stderr.write(`[ERROR] ${error.message}\n`);
@@ -113,6 +114,27 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
         const { context: fresh } = await next.session.start('clear');
         if (fresh) next.session.addContext([{ text: fresh }]);
         return next.session;
+      },
+      resumeSession: async (identifier) => {
+        const notes: string[] = [];
+        const note = (message: string) => notes.push(message);
+        const start = await resolveSessionStart(
+          { resume: identifier },
+          { cwd, env, onWarning: note, onInfo: note },
+        ).catch((error: unknown) => {
+          throw error instanceof FatalError ? new Error(error.message) : error;
+        });
+        if (!start.resume) throw new Error('No previous sessions found for this project.');
+        if (start.sessionId === sessions.at(-1)?.session.id) throw new Error('That is the session in use.');
+        // The session left behind ends (SessionEnd `other`); the chosen one starts as resumed.
+        await sessions.at(-1)?.session.end('other');
+        const next = await build(start.sessionId, start.resume);
+        generators.push(next.generator);
+        sessions.push(next);
+        const { context: added } = await next.session.start('resume');
+        if (added) next.session.addContext([{ text: added }]);
+        if (!start.imported) notes.push(`Resumed session ${start.sessionId}.`);
+        return { session: next.session, messages: next.resumed?.messages ?? [], notes };
       },
       forkSession: async (from) => {
         const sessionId = newSessionId();

@@ -28,6 +28,7 @@ describe('the start-up pack', () => {
     ['the checkpoint store (safety/checkpoints/excludes.ts)', 'regenerated before every checkpoint'],
     ['local-server context discovery (llm/providers/context-discovery.ts)', '/api/ps'],
     ['the hook runner (hooks/protocol.ts)', 'hookSpecificOutput'],
+    ["other tools' sessions (session/foreign/)", 'holds no conversation to continue'],
   ])('leaves out %s', (_name, text) => {
     expect(pack).not.toContain(text);
   });

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type GeminiMock, startGeminiMock } from '@kodo/testkit';
 import { afterEach, beforeEach } from 'vitest';
 import { fnv1a } from '../../src/code-cache-file';
 
@@ -110,6 +111,30 @@ dc.subscribe('http.client.request.start', function once() {
 export function writeFileIn(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/**
+ * A mock Gemini server per test: `start` it inside a test (its options are the testkit's); it
+ * is closed after the test. `url` is undefined until started (kodo then has no mock to reach).
+ */
+export function geminiMockPerTest(): {
+  start(options?: Parameters<typeof startGeminiMock>[0]): Promise<GeminiMock>;
+  readonly url: string | undefined;
+} {
+  let mock: GeminiMock | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+  return {
+    async start(options) {
+      mock = await startGeminiMock(options);
+      return mock;
+    },
+    get url() {
+      return mock?.url;
+    },
+  };
 }
 
 /** The parts of a Gemini request body the e2e tests read from the mock's log. */

@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadReplayGenerators, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+import { FOREIGN_SESSION_FACTS, installForeignSessions } from '@kodo/testkit';
 
 const { FakeContentGenerator } = await loadReplayGenerators();
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCommand, compressCommand, memoryCommand } from '../../src/ui/commands/feature-commands';
 import type { CommandContext } from '../../src/ui/commands/types';
+import type { ChoiceRequest } from '../../src/ui/components/select-list';
 
 let dir: string;
 beforeEach(() => {
@@ -56,6 +58,51 @@ describe('/chat', () => {
     expect(await run('delete before-refactor')).toBe('Deleted "before-refactor".');
     expect(await run('resume before-refactor')).toContain('No saved conversation');
     expect(await run('save')).toBe('Usage: /chat save <tag>');
+  });
+});
+
+describe('/resume (and /chat) without a save-point subcommand', () => {
+  function browsing(args: string, picked: string | undefined) {
+    const home = join(dir, 'home');
+    installForeignSessions(home, dir, ['gemini', 'claude']);
+    const { ctx, items } = context(args, makeSession());
+    const asked: ChoiceRequest[] = [];
+    const resumed: string[] = [];
+    Object.assign(ctx, {
+      env: { HOME: home, KODO_HOME: join(home, '.kodo'), GEMINI_CLI_HOME: home },
+      choose: async (request: ChoiceRequest) => {
+        asked.push(request);
+        return picked;
+      },
+      resumeSession: async (identifier: string) => {
+        resumed.push(identifier);
+        return 'new-id';
+      },
+    });
+    return { ctx, items, asked, resumed };
+  }
+
+  it("offers the project's sessions, other tools' marked, newest first, and resumes the one picked", async () => {
+    const { ctx, asked, resumed } = browsing('', '1');
+    await chatCommand.run(ctx);
+    expect(asked[0]?.items.map((item) => item.label)).toEqual([
+      `2. [claude] ${FOREIGN_SESSION_FACTS.prompt}`,
+      `1. [gemini] ${FOREIGN_SESSION_FACTS.prompt}`,
+    ]);
+    expect(resumed).toEqual(['1']);
+  });
+
+  it('resumes nothing when the menu is left with Esc, and takes a number or id directly', async () => {
+    const left = browsing('', undefined);
+    await chatCommand.run(left.ctx);
+    expect(left.resumed).toEqual([]);
+    const direct = browsing(FOREIGN_SESSION_FACTS.ids.claude, undefined);
+    await chatCommand.run(direct.ctx);
+    expect(direct.resumed).toEqual([FOREIGN_SESSION_FACTS.ids.claude]);
+    expect(direct.asked).toEqual([]);
+    const unknown = browsing('nonsense', undefined);
+    await chatCommand.run(unknown.ctx);
+    expect(unknown.items.at(-1)?.text).toContain('Unknown /chat subcommand "nonsense"');
   });
 });
 

@@ -160,6 +160,42 @@ describe('replayItems', () => {
     expect(calls).toEqual(['success', 'cancelled']);
   });
 
+  it('tells how each call of a log without result summaries ended from its response (an imported session)', () => {
+    const items = replayItems(
+      [
+        {
+          id: 'm1',
+          timestamp: at,
+          type: 'gemini',
+          content: [
+            { functionCall: { id: 'a', name: 'read_file', args: { file_path: 'a' } } },
+            { functionCall: { id: 'b', name: 'run_shell_command', args: { command: 'false' } } },
+            { functionCall: { id: 'c', name: 'run_shell_command', args: { command: 'sleep 9' } } },
+          ],
+        },
+        {
+          id: 'u2',
+          timestamp: at,
+          type: 'user',
+          content: [
+            { functionResponse: { id: 'a', name: 'read_file', response: { output: 'x' } } },
+            { functionResponse: { id: 'b', name: 'run_shell_command', response: { error: 'Exit code 1' } } },
+            {
+              functionResponse: {
+                id: 'c',
+                name: 'run_shell_command',
+                response: { error: '[Operation Cancelled] Reason: kodo stopped before the result.' },
+              },
+            },
+          ],
+        },
+      ],
+      describeCall,
+    );
+    const calls = items.flatMap((item) => (item.kind === 'tool' ? [item.call.status] : []));
+    expect(calls).toEqual(['success', 'error', 'cancelled']);
+  });
+
   it('draws only the newest messages of a very long session, and says so', () => {
     const many: MessageRecord[] = Array.from({ length: 250 }, (_, index) => ({
       id: `u${index}`,

@@ -3,17 +3,17 @@
  * between steps (before each model request and before each batch of tool calls), so a run stops
  * cleanly, with a valid history, rather than in the middle of a stream or a command.
  *
- * Cost is priced per response with the model table (`costOf`), so the long-context price applies
- * to the requests that pay it. Tokens are what the provider reports (`totalTokenCount`).
+ * Cost is priced per response with the model catalogue (`costOf`, the settings' overrides
+ * included when a catalogue is passed), so the long-context price applies to the requests that pay it. Tokens are what the provider reports (`totalTokenCount`).
  */
 
 import type { UsageMetadata } from '../contracts/messages';
 import type { ApiCallObserver } from '../contracts/observers';
-import { costOf } from '../llm/models';
+import { BUILTIN_CATALOGUE, costOf, type ModelCatalogue } from '../llm/models';
 import { monotonicMs } from '../utils/clock';
 
 export interface BudgetLimits {
-  /** US dollars, priced with the model table. */
+  /** US dollars, priced with the model catalogue. */
   maxCostUsd?: number;
   /** Tokens the provider counted (prompt, answer and thinking), summed over requests. */
   maxTokens?: number;
@@ -53,12 +53,14 @@ export class BudgetTracker implements ApiCallObserver {
   private toolCalls = 0;
   private startedAt: number | undefined;
   private readonly now: () => number;
+  private readonly models: ModelCatalogue;
 
   constructor(
     readonly limits: BudgetLimits = {},
-    options: { now?: () => number } = {},
+    options: { now?: () => number; models?: ModelCatalogue } = {},
   ) {
     this.now = options.now ?? monotonicMs;
+    this.models = options.models ?? BUILTIN_CATALOGUE;
   }
 
   /** Whether any limit is set. */
@@ -76,12 +78,16 @@ export class BudgetTracker implements ApiCallObserver {
     const usage = info.usage;
     if (!usage) return;
     this.tokens += usage.totalTokenCount ?? 0;
-    const cost = costOf(info.model, {
-      prompt: usage.promptTokenCount ?? 0,
-      cached: usage.cachedContentTokenCount ?? 0,
-      candidates: usage.candidatesTokenCount ?? 0,
-      thoughts: usage.thoughtsTokenCount ?? 0,
-    });
+    const cost = costOf(
+      info.model,
+      {
+        prompt: usage.promptTokenCount ?? 0,
+        cached: usage.cachedContentTokenCount ?? 0,
+        candidates: usage.candidatesTokenCount ?? 0,
+        thoughts: usage.thoughtsTokenCount ?? 0,
+      },
+      this.models,
+    );
     if (cost === undefined) {
       this.unpriced.add(info.model);
       return;

@@ -24,3 +24,9 @@ export function claudeHome(env: NodeJS.ProcessEnv = process.env): string {
   const override = env.CLAUDE_CONFIG_DIR?.trim();
   return override ? override : join(userHome(env), '.claude');
 }
+
+/** Codex's home (`$CODEX_HOME`, else `~/.codex`), read for compatibility. */
+export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.CODEX_HOME?.trim();
+  return override ? override : join(userHome(env), '.codex');
+}

@@ -43,6 +43,21 @@ const modelSchema = group({
   maxOutputTokens: positiveWhole(),
 });
 
+/** `providers.<name>.modelOverrides.<model>`: what the catalogue does not know, or knows wrong. */
+const modelOverrideSchema = group({
+  contextWindow: positiveWhole(),
+  maxOutputTokens: positiveWhole(),
+  price: group({
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cacheRead: z.number().min(0),
+    cacheWrite: z.number().min(0),
+  }),
+  reasoning: z.boolean(),
+  images: z.boolean(),
+  tools: z.boolean(),
+});
+
 const generalSchema = group({
   defaultApprovalMode: z.enum(['default', 'auto_edit', 'plan']),
   maxAttempts: wholeNumber().min(1),
@@ -106,6 +121,7 @@ const toolsSchema = group({
   llmEditCorrection: z.boolean(),
   disableLLMCorrection: z.boolean(),
   profile: z.enum(['full', 'compact']),
+  toolSearch: group({ enabled: z.boolean(), threshold: wholeNumber().min(0) }),
 });
 
 const contextSchema = group({
@@ -223,6 +239,7 @@ export const settingsSchema = group({
       temperature: z.number().min(0).max(2),
       topP: z.number().min(0).max(1),
       topK: positiveWhole(),
+      modelOverrides: z.record(z.string(), modelOverrideSchema),
     }),
   ),
   hooks: hooksSchema,

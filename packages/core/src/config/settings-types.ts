@@ -166,6 +166,11 @@ export interface ToolsSettings {
   disableLLMCorrection?: boolean;
   /** Which tool declarations the model gets: every tool, or a smaller set for small models. */
   profile?: 'full' | 'compact';
+  /**
+   * Deferred tools: past `threshold` declared tools (default 40), MCP tools are found through
+   * `tool_search` instead of being declared on every request; `enabled: false` declares all.
+   */
+  toolSearch?: { enabled?: boolean; threshold?: number };
 }
 
 export interface SandboxSettings {
@@ -220,6 +225,22 @@ export interface ProviderProfileSettings {
   temperature?: number;
   topP?: number;
   topK?: number;
+  /**
+   * Per model id: windows, output limits, prices and capabilities that win over kodo's catalogue
+   * (models.dev), or describe a model it does not list (`kodo models` shows them).
+   */
+  modelOverrides?: Record<string, ModelOverrideSettings>;
+}
+
+/** A `providers.<name>.modelOverrides.<model>` entry; each field wins over the catalogue's. */
+export interface ModelOverrideSettings {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** US dollars per million tokens; unset fields keep the catalogue's. */
+  price?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  reasoning?: boolean;
+  images?: boolean;
+  tools?: boolean;
 }
 
 /** Gemini CLI's hook event names (the runtime list is `HOOK_EVENTS` in hooks/types.ts). */

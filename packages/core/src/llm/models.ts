@@ -1,229 +1,19 @@
 /**
- * What kodo knows about models it did not train: context windows, output limits and list prices,
- * so stats can show cost per model and budgets can stop a run before it gets expensive.
+ * Looking models up in the catalogue (catalogue.ts: context windows, output limits, list prices,
+ * capabilities, generated from models.dev) and pricing what a session used, so stats can show
+ * cost per model and budgets can stop a run before it gets expensive.
  *
- * Prices are US dollars per million tokens as the vendors list them for their public APIs
- * (standard tier, no batch discount). They change; an unknown or renamed model simply has no
- * entry, and `costOf` then says "unknown" (undefined) rather than guessing.
+ * Prices are US dollars per million tokens as the catalogue lists them (standard tier, no batch
+ * discount). An unknown or renamed model simply has no entry, and `costOf` then says "unknown"
+ * (undefined) rather than guessing. Overrides from settings apply through a `ModelCatalogue`
+ * (model-overrides.ts); the functions here take one, and default to the built-in catalogue.
  */
+import { catalogueEntry, catalogueIds } from './catalogue';
+import type { ModelCatalogue, ModelInfo, ModelPrice } from './model-info';
 
-/** Dollars per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  /** Prompt tokens served from the provider's cache. Default: `input`. */
-  cachedInput?: number;
-  /** Prompt tokens written to the cache (Anthropic bills these above `input`). Default: `input`. */
-  cacheWrite?: number;
-}
-
-export interface ModelInfo {
-  /** Canonical id, e.g. `gpt-5`, `claude-sonnet-4-5`, `gemini-2.5-pro`. */
-  id: string;
-  provider: 'gemini' | 'openai' | 'anthropic';
-  /** Tokens of prompt plus output the model accepts in one request. */
-  contextWindow: number;
-  /** Largest `max_tokens` the API accepts (Anthropic needs one on every request). */
-  maxOutputTokens: number;
-  /** Whether the model can think (thinking blocks, reasoning tokens). */
-  reasoning: boolean;
-  /** Whether the model reads images in the prompt (inline image parts). */
-  images: boolean;
-  price: ModelPrice;
-  /** Long prompts cost more on some models: this price applies when the prompt exceeds `above`. */
-  longContext?: { above: number; price: ModelPrice };
-}
+export type { CatalogueProvider, ModelCatalogue, ModelInfo, ModelPrice } from './model-info';
 
 const M = 1_000_000;
-
-export const MODEL_TABLE: readonly ModelInfo[] = [
-  // Gemini (ai.google.dev pricing, paid tier)
-  {
-    id: 'gemini-3-pro-preview',
-    provider: 'gemini',
-    contextWindow: 1_048_576,
-    maxOutputTokens: 65_536,
-    reasoning: true,
-    images: true,
-    price: { input: 2, output: 12, cachedInput: 0.2 },
-    longContext: { above: 200_000, price: { input: 4, output: 18, cachedInput: 0.4 } },
-  },
-  {
-    id: 'gemini-2.5-pro',
-    provider: 'gemini',
-    contextWindow: 1_048_576,
-    maxOutputTokens: 65_536,
-    reasoning: true,
-    images: true,
-    price: { input: 1.25, output: 10, cachedInput: 0.125 },
-    longContext: { above: 200_000, price: { input: 2.5, output: 15, cachedInput: 0.25 } },
-  },
-  {
-    id: 'gemini-2.5-flash',
-    provider: 'gemini',
-    contextWindow: 1_048_576,
-    maxOutputTokens: 65_536,
-    reasoning: true,
-    images: true,
-    price: { input: 0.3, output: 2.5, cachedInput: 0.03 },
-  },
-  {
-    id: 'gemini-2.5-flash-lite',
-    provider: 'gemini',
-    contextWindow: 1_048_576,
-    maxOutputTokens: 65_536,
-    reasoning: true,
-    images: true,
-    price: { input: 0.1, output: 0.4, cachedInput: 0.01 },
-  },
-  {
-    id: 'gemini-2.0-flash',
-    provider: 'gemini',
-    contextWindow: 1_048_576,
-    maxOutputTokens: 8_192,
-    reasoning: false,
-    images: true,
-    price: { input: 0.1, output: 0.4, cachedInput: 0.025 },
-  },
-  // OpenAI (platform.openai.com pricing, standard tier)
-  {
-    id: 'gpt-5',
-    provider: 'openai',
-    contextWindow: 400_000,
-    maxOutputTokens: 128_000,
-    reasoning: true,
-    images: true,
-    price: { input: 1.25, output: 10, cachedInput: 0.125 },
-  },
-  {
-    id: 'gpt-5-mini',
-    provider: 'openai',
-    contextWindow: 400_000,
-    maxOutputTokens: 128_000,
-    reasoning: true,
-    images: true,
-    price: { input: 0.25, output: 2, cachedInput: 0.025 },
-  },
-  {
-    id: 'gpt-5-nano',
-    provider: 'openai',
-    contextWindow: 400_000,
-    maxOutputTokens: 128_000,
-    reasoning: true,
-    images: true,
-    price: { input: 0.05, output: 0.4, cachedInput: 0.005 },
-  },
-  {
-    id: 'gpt-4.1',
-    provider: 'openai',
-    contextWindow: 1_047_576,
-    maxOutputTokens: 32_768,
-    reasoning: false,
-    images: true,
-    price: { input: 2, output: 8, cachedInput: 0.5 },
-  },
-  {
-    id: 'gpt-4.1-mini',
-    provider: 'openai',
-    contextWindow: 1_047_576,
-    maxOutputTokens: 32_768,
-    reasoning: false,
-    images: true,
-    price: { input: 0.4, output: 1.6, cachedInput: 0.1 },
-  },
-  {
-    id: 'gpt-4o',
-    provider: 'openai',
-    contextWindow: 128_000,
-    maxOutputTokens: 16_384,
-    reasoning: false,
-    images: true,
-    price: { input: 2.5, output: 10, cachedInput: 1.25 },
-  },
-  {
-    id: 'gpt-4o-mini',
-    provider: 'openai',
-    contextWindow: 128_000,
-    maxOutputTokens: 16_384,
-    reasoning: false,
-    images: true,
-    price: { input: 0.15, output: 0.6, cachedInput: 0.075 },
-  },
-  {
-    id: 'o3',
-    provider: 'openai',
-    contextWindow: 200_000,
-    maxOutputTokens: 100_000,
-    reasoning: true,
-    images: true,
-    price: { input: 2, output: 8, cachedInput: 0.5 },
-  },
-  {
-    id: 'o4-mini',
-    provider: 'openai',
-    contextWindow: 200_000,
-    maxOutputTokens: 100_000,
-    reasoning: true,
-    images: true,
-    price: { input: 1.1, output: 4.4, cachedInput: 0.275 },
-  },
-  // Anthropic (claude.com pricing; cache writes are the 5-minute ones)
-  {
-    id: 'claude-opus-4-5',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    reasoning: true,
-    images: true,
-    price: { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
-  },
-  {
-    id: 'claude-opus-4-1',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 32_000,
-    reasoning: true,
-    images: true,
-    price: { input: 15, output: 75, cachedInput: 1.5, cacheWrite: 18.75 },
-  },
-  {
-    id: 'claude-sonnet-4-5',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    reasoning: true,
-    images: true,
-    price: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
-    longContext: { above: 200_000, price: { input: 6, output: 22.5, cachedInput: 0.6, cacheWrite: 7.5 } },
-  },
-  {
-    id: 'claude-sonnet-4',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    reasoning: true,
-    images: true,
-    price: { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
-  },
-  {
-    id: 'claude-haiku-4-5',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    reasoning: true,
-    images: true,
-    price: { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
-  },
-  {
-    id: 'claude-3-5-haiku',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 8_192,
-    reasoning: false,
-    images: true,
-    price: { input: 0.8, output: 4, cachedInput: 0.08, cacheWrite: 1 },
-  },
-];
 
 /** Built-in provider names that may lead a model spec (`openai:gpt-5`); see providers/registry.ts. */
 const KNOWN_PREFIXES = new Set(['gemini', 'openai', 'anthropic', 'ollama', 'openrouter']);
@@ -246,19 +36,37 @@ export function bareModelId(model: string): string {
 }
 
 /**
- * The table entry for a model id, matching dated snapshots too (`claude-sonnet-4-5-20250929`,
- * `gpt-5-2025-08-07`): the longest table id that equals the id or is followed by `-`. So
- * `gpt-5-mini` never matches `gpt-5`.
+ * The built-in catalogue's entry for a model spec or id, matching dated snapshots too
+ * (`claude-sonnet-4-5-20250929`, `gpt-5-2025-08-07`): the longest catalogue id that equals the
+ * id or is followed by `-`. So `gpt-5-mini` never matches `gpt-5`. Settings' overrides are not
+ * applied here: ask a `ModelCatalogue` (the router's) for those.
  */
 export function modelInfo(model: string): ModelInfo | undefined {
+  // An exact id is the best match there can be, and needs no index of the others.
+  const exact = catalogueEntry(bareModelId(model));
+  if (exact) return exact;
+  const id = matchModelId(catalogueIds(), model);
+  return id === undefined ? undefined : catalogueEntry(id);
+}
+
+/** `modelInfo` over any list of entries (a test's own, say). */
+export function findModel(entries: readonly ModelInfo[], model: string): ModelInfo | undefined {
+  const id = matchModelId(
+    entries.map((entry) => entry.id),
+    model,
+  );
+  return entries.find((entry) => entry.id === id);
+}
+
+function matchModelId(ids: Iterable<string>, model: string): string | undefined {
   const id = bareModelId(model);
-  let best: ModelInfo | undefined;
-  for (const entry of MODEL_TABLE) {
-    if (id !== entry.id && !id.startsWith(`${entry.id}-`)) continue;
-    // A longer table id that also matches is the more specific model (gpt-5-mini vs gpt-5).
-    if (!best || entry.id.length > best.id.length) best = entry;
+  let best: string | undefined;
+  for (const known of ids) {
+    if (id !== known && !id.startsWith(`${known}-`)) continue;
+    // A longer id that also matches is the more specific model (gpt-5-mini vs gpt-5).
+    if (!best || known.length > best.length) best = known;
   }
-  if (best && id !== best.id && isVariantSuffix(id.slice(best.id.length + 1))) return undefined;
+  if (best && id !== best && isVariantSuffix(id.slice(best.length + 1))) return undefined;
   return best;
 }
 
@@ -281,31 +89,62 @@ export interface TokenCounts {
   thoughts?: number;
 }
 
+/** The catalogue without the settings' overrides. */
+export const BUILTIN_CATALOGUE: ModelCatalogue = { info: modelInfo };
+
+const FREE: ModelPrice = { input: 0, output: 0 };
+
+/**
+ * The list price of a model spec, or undefined when it is not known: the one place that says
+ * whether kodo can price a model (budgets in dollars need it). Overrides come with the
+ * `catalogue` (default: the built-in one); local servers (`ollama:…`) are free unless one says
+ * otherwise.
+ */
+export function priceOf(
+  model: string,
+  catalogue: ModelCatalogue = BUILTIN_CATALOGUE,
+): ModelPrice | undefined {
+  return pricing(model, catalogue)?.price;
+}
+
+function pricing(
+  model: string,
+  catalogue: ModelCatalogue,
+): Pick<ModelInfo, 'price' | 'longContext'> | undefined {
+  const info = catalogue.info(model);
+  if (LOCAL_PREFIX.test(model.trim()) && !info?.overridden?.includes('price')) return { price: FREE };
+  return info?.price ? info : undefined;
+}
+
 /**
  * The cost in US dollars of `tokens` on `model`, or undefined when the model's price is not
- * known. Local servers (`ollama:…`) cost nothing. For one request the long-context price applies
- * when its prompt exceeds the threshold; price each request separately to get that right for
- * sums (a total over many requests uses the base price).
+ * known (`priceOf`). For one request the long-context price applies when its prompt exceeds the
+ * threshold; price each request separately to get that right for sums (a total over many
+ * requests uses the base price).
  */
-export function costOf(model: string, tokens: TokenCounts): number | undefined {
-  if (LOCAL_PREFIX.test(model.trim())) return 0;
-  const info = modelInfo(model);
-  if (!info) return undefined;
+export function costOf(
+  model: string,
+  tokens: TokenCounts,
+  catalogue: ModelCatalogue = BUILTIN_CATALOGUE,
+): number | undefined {
+  const known = pricing(model, catalogue);
+  if (!known?.price) return undefined;
   const prompt = tokens.prompt ?? 0;
-  const price = info.longContext && prompt > info.longContext.above ? info.longContext.price : info.price;
+  const long = known.longContext;
+  const price = long && prompt > long.above ? long.price : known.price;
   const cached = Math.min(tokens.cached ?? 0, prompt);
   const written = Math.min(tokens.cacheWrite ?? 0, prompt - cached);
   const fresh = prompt - cached - written;
   const output = (tokens.candidates ?? 0) + (tokens.thoughts ?? 0);
   const dollars =
     fresh * price.input +
-    cached * (price.cachedInput ?? price.input) +
+    cached * (price.cacheRead ?? price.input) +
     written * (price.cacheWrite ?? price.input) +
     output * price.output;
   return dollars / M;
 }
 
-/** Whether the model reads images: from the model table; undefined for a model it does not list. */
+/** Whether the model reads images: from the catalogue; undefined for a model it does not list. */
 export function acceptsImages(model: string): boolean | undefined {
   return modelInfo(model)?.images;
 }

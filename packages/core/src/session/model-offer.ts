@@ -3,6 +3,7 @@ import type { FunctionDeclaration } from '../contracts/messages';
 import { buildSystemPrompt } from '../prompts/system-prompt';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
 import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
+import type { DeferredTools } from './deferred-tools';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
 
@@ -29,6 +30,8 @@ export function modelOffer(context: {
   /** Whether subagents may run at all (`agents.maxDepth` above 0). */
   delegation: boolean;
   profile: () => ToolProfile;
+  /** Past a number of tools, MCP tools wait for `tool_search` (absent: all are declared). */
+  deferred?: DeferredTools;
 }): ModelOffer {
   const { options, tools, policy, interactive } = context;
   return {
@@ -47,19 +50,19 @@ export function modelOffer(context: {
       return addendum ? `${built}\n\n${addendum}` : built;
     },
     // Tools the policy denies outright are not offered to the model at all.
-    tools: () =>
-      declarationsFor(
+    tools: () => {
+      const visible = tools
+        .list()
+        .filter(
+          (tool) =>
+            (context.delegation || tool.name !== INVOKE_AGENT) &&
+            !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
+        );
+      const declared = context.deferred ? context.deferred.select(visible) : visible;
+      return declarationsFor(
         context.profile(),
-        withoutFreeformTools(
-          tools
-            .list()
-            .filter(
-              (tool) =>
-                (context.delegation || tool.name !== INVOKE_AGENT) &&
-                !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
-            )
-            .map((tool) => tool.declaration()),
-        ),
-      ),
+        withoutFreeformTools(declared.map((tool) => tool.declaration())),
+      );
+    },
   };
 }

@@ -6,6 +6,7 @@ import type { TodoItem } from '../tools/tool';
 import { newSessionId } from '../utils/ids';
 import { projectHash } from './project-hash';
 import {
+  type ImportedFrom,
   type MessageRecord,
   type MessageType,
   messageRecord,
@@ -52,6 +53,8 @@ export interface SessionRecorderOptions {
   };
   /** Told once when writing fails; recording then stops and the session goes on. */
   onError?: (message: string) => void;
+  /** Written into the metadata line of a session imported from another tool. */
+  importedFrom?: ImportedFrom;
   now?: () => Date;
   newId?: () => string;
   /** The appends; tests pass one that fails midway (a full disk). */
@@ -80,6 +83,7 @@ export class SessionRecorder implements TurnRecorder {
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly onError: ((message: string) => void) | undefined;
+  private readonly importedFrom: ImportedFrom | undefined;
   private readonly append: (file: string, text: string) => void;
   /** The file exists with its metadata line (true when resuming). */
   private opened: boolean;
@@ -115,6 +119,7 @@ export class SessionRecorder implements TurnRecorder {
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? newSessionId;
     this.onError = options.onError;
+    this.importedFrom = options.importedFrom;
     this.append = options.append ?? appendUtf8;
     this.opened = options.resume !== undefined;
     const resumed = options.resume?.history;
@@ -323,6 +328,7 @@ export class SessionRecorder implements TurnRecorder {
         lastUpdated: timestamp,
         kind: 'main',
         directories: [this.projectRoot],
+        ...(this.importedFrom ? { importedFrom: this.importedFrom } : {}),
       };
       prefix = line(metadata);
       this.opened = true;

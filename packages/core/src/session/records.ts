@@ -21,6 +21,15 @@ export interface SessionMetadata {
   /** kodo: the `write_todos` list, restored on resume. */
   todos?: TodoItem[];
   summary?: string;
+  /** kodo: the other tool's session this one was imported from (`kodo --resume` of it). */
+  importedFrom?: ImportedFrom;
+}
+
+/** Where an imported session came from; the original file is only ever read. */
+export interface ImportedFrom {
+  origin: 'gemini' | 'claude' | 'codex';
+  sessionId: string;
+  file: string;
 }
 
 export type MessageType = 'user' | 'gemini' | 'info' | 'error' | 'warning';
@@ -57,6 +66,14 @@ export interface MessageRecord {
   toolResults?: ToolResultSummary[];
   /** Gemini CLI, on `gemini` messages: calls with their results. */
   toolCalls?: RecordedToolCall[];
+  /** Gemini CLI, on `gemini` messages: the thought summaries shown while the model thought. */
+  thoughts?: RecordedThought[];
+}
+
+/** Gemini CLI's record of a thought (its text is not in `content`). */
+export interface RecordedThought {
+  subject?: string;
+  description?: string;
 }
 
 export interface TokenRecord {

@@ -16,6 +16,7 @@ import {
   approvalLockdown,
   decideApprovalMode,
 } from './approval-mode-gate';
+import { DEFAULT_DEFER_TOOLS_ABOVE } from './deferred-tools';
 
 /**
  * Flags, environment and checked settings → the narrow options each part of a session takes.
@@ -77,6 +78,8 @@ export interface ResolvedConfig {
     agentLimits?: Partial<SubagentLimits>;
     /** `agents.overrides`, with minutes as milliseconds. */
     agentOverrides?: Record<string, SubagentOverride>;
+    /** `tools.toolSearch`: declared tools past which MCP tools are deferred; absent = never. */
+    deferToolsAbove?: number;
   };
   budgets: BudgetLimits;
   /** Absent when telemetry is off. */
@@ -132,6 +135,9 @@ export function resolveConfig(
       outputThresholdChars: tools.truncateToolOutputThreshold ?? DEFAULT_OUTPUT_THRESHOLD_CHARS,
       ...(tools.profile ? { toolProfile: tools.profile } : {}),
       ...agentOptions(settings),
+      ...(tools.toolSearch?.enabled === false
+        ? {}
+        : { deferToolsAbove: tools.toolSearch?.threshold ?? DEFAULT_DEFER_TOOLS_ABOVE }),
     },
     budgets: budgetLimits(args, settings),
     ...(telemetry ? { telemetry } : {}),

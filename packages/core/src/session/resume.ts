@@ -1,13 +1,14 @@
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { Content, Part } from '../contracts/messages';
 import type { TodoItem } from '../tools/tool';
 import { repairHistory } from './history-repair';
+import { DamagedLines, readJsonLines } from './jsonl-lines';
 import { OutputWindow } from './output-window';
 import {
   isMessageRecord,
   isMetadata,
   type MessageRecord,
+  type RecordedThought,
   type RecordedToolCall,
   type SessionMetadata,
 } from './records';
@@ -49,18 +50,8 @@ export interface LoadedSession {
 export async function loadSession(file: string, options: LoadSessionOptions = {}): Promise<LoadedSession> {
   const state = new LogState();
   let window: OutputWindow | undefined;
-  let lineNumber = 0;
-  const unreadable: number[] = [];
-  for await (const text of readLines(file)) {
-    lineNumber += 1;
-    if (text.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      unreadable.push(lineNumber);
-      continue;
-    }
+  const damage = new DamagedLines();
+  for await (const parsed of readJsonLines(file, damage)) {
     if (!state.metadata) {
       if (!isMetadata(parsed))
         throw new Error(`${file} is not a session log (its first line has no sessionId).`);
@@ -77,17 +68,9 @@ export async function loadSession(file: string, options: LoadSessionOptions = {}
     state.apply(parsed, window);
   }
   if (!state.metadata) throw new Error(`${file} is empty: no session was recorded in it.`);
-  const warnings: string[] = [];
-  const torn = unreadable.at(-1) === lineNumber;
-  if (torn) {
-    warnings.push(
-      `Skipped an incomplete last record in ${basename(file)} (the session stopped while it was being written).`,
-    );
-  }
-  const middle = torn ? unreadable.length - 1 : unreadable.length;
-  if (middle > 0) warnings.push(`Skipped ${middle} unreadable record(s) in ${basename(file)}.`);
+  const warnings = damage.warnings(file);
 
-  const { history, lastRecordId } = buildHistory(state.messages);
+  const { history, lastRecordId } = historyFromMessages(state.messages);
   // Counters and todos are restored only in the shape the session keeps them: a damaged or
   // foreign value would break the first tool call after resuming.
   const stats = isStatsSnapshot(state.metadata.stats) ? state.metadata.stats : undefined;
@@ -106,27 +89,6 @@ export async function loadSession(file: string, options: LoadSessionOptions = {}
     warnings,
     maskedOutputs: window?.maskedCount ?? 0,
   };
-}
-
-/**
- * The file's lines, read in 256 KiB chunks and split on `\n` bytes (a trailing `\r` dropped): a
- * few times faster than `readline` on a log of long lines, and a long line is joined once.
- */
-async function* readLines(file: string): AsyncGenerator<string> {
-  let pending: Buffer[] = [];
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 }) as AsyncIterable<Buffer>) {
-    let start = 0;
-    for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, newline);
-      const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
-      pending = [];
-      const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
-      yield bytes.toString('utf8', 0, end);
-      start = newline + 1;
-    }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
-  }
-  if (pending.length > 0) yield Buffer.concat(pending).toString('utf8');
 }
 
 /** The message list as the log's lines say it is now. */
@@ -183,24 +145,31 @@ function responsePartsOf(record: MessageRecord): Part[] {
   return parts;
 }
 
-/** Model history from the messages (info, warning and error lines are for people only). */
-function buildHistory(messages: MessageRecord[]): { history: Content[]; lastRecordId: string | undefined } {
+/**
+ * Model history from the messages (info, warning and error lines are for people only), repaired
+ * so that it can be sent; also the id of the record behind its last entry.
+ */
+export function historyFromMessages(messages: readonly MessageRecord[]): {
+  history: Content[];
+  lastRecordId: string | undefined;
+} {
   const contents: Content[] = [];
   const origin = new Map<Content, string>();
   for (const message of messages) {
     if (message.type !== 'user' && message.type !== 'gemini') continue;
-    const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content;
+    const parts = typeof message.content === 'string' ? textParts(message.content) : message.content;
     if (message.type === 'user') {
       const content: Content = { role: 'user', parts };
       origin.set(content, message.id);
       contents.push(content);
       continue;
     }
-    const calls = message.toolCalls ?? [];
-    if (calls.length > 0 && !parts.some((part) => part.functionCall)) {
-      // Gemini CLI keeps calls and their results on the model message.
-      contents.push({ role: 'model', parts: [...parts, ...calls.map(callPart)] });
-      contents.push({ role: 'user', parts: calls.flatMap(resultParts) });
+    // Gemini CLI keeps calls (with their results) and thought summaries beside the model's parts.
+    const calls = parts.some((part) => part.functionCall) ? [] : (message.toolCalls ?? []);
+    const thoughts = parts.some((part) => part.thought) ? [] : (message.thoughts ?? []).flatMap(thoughtPart);
+    if (calls.length > 0 || thoughts.length > 0) {
+      contents.push({ role: 'model', parts: [...thoughts, ...parts, ...calls.map(callPart)] });
+      if (calls.length > 0) contents.push({ role: 'user', parts: calls.flatMap(resultParts) });
       continue;
     }
     const content: Content = { role: 'model', parts };
@@ -210,6 +179,18 @@ function buildHistory(messages: MessageRecord[]): { history: Content[]; lastReco
   const history = repairHistory(contents);
   const last = history.at(-1);
   return { history, lastRecordId: last ? origin.get(last) : undefined };
+}
+
+/** A string content's parts: none when it is empty (Gemini CLI records a call-only turn as ""). */
+function textParts(text: string): Part[] {
+  return text === '' ? [] : [{ text }];
+}
+
+/** A Gemini CLI thought summary as a thought part (`**subject** description`, as Gemini CLI resumes it). */
+function thoughtPart(thought: RecordedThought): Part[] {
+  const description = thought?.description?.trim() ?? '';
+  const text = thought?.subject ? `**${thought.subject}** ${description}` : description;
+  return text === '' ? [] : [{ text, thought: true }];
 }
 
 function callPart(call: RecordedToolCall): Part {

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { kodoHome } from '../config/paths';
 import { projectId } from '../config/project';
+import { parseJsonLine, readHeadLines } from './jsonl-lines';
 import {
   isMessageRecord,
   isMetadata,
@@ -27,8 +28,6 @@ export function sessionsDir(projectRoot: string, env: NodeJS.ProcessEnv = proces
 }
 
 const TITLE_CHARS = 100;
-/** How far into a file the list looks for the first prompt (the metadata line comes first). */
-const HEAD_LIMIT_BYTES = 1 << 20;
 
 /**
  * The sessions in a directory, oldest first (by start time), so index 1 is the oldest and the
@@ -42,10 +41,13 @@ export function listSessions(dir: string): SessionSummary[] {
     const summary = readSessionSummary(join(dir, name));
     if (summary) sessions.push(summary);
   }
-  // Ties (same start time) fall back to the file name so the numbering is stable.
-  return sessions.sort((a, b) =>
-    a.startTime === b.startTime ? (a.file < b.file ? -1 : 1) : a.startTime < b.startTime ? -1 : 1,
-  );
+  return sessions.sort(byStartTime);
+}
+
+/** Oldest first; ties (same start time) fall back to the file name so the numbering is stable. */
+export function byStartTime(a: SessionSummary, b: SessionSummary): number {
+  if (a.startTime !== b.startTime) return a.startTime < b.startTime ? -1 : 1;
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
 }
 
 /** Names of the session logs in a directory (none when it does not exist). */
@@ -76,61 +78,32 @@ export function readSessionSummary(file: string): SessionSummary | undefined {
   };
 }
 
-/**
- * The metadata line and the first prompt's title, read a chunk at a time: a long session's file
- * is never read whole just to be listed.
- */
+/** The metadata line and the first prompt's title, from the head of the file. */
 function readHead(file: string): { metadata: SessionMetadata; title: string } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
-    let metadata: SessionMetadata | undefined;
-    let offset = 0;
-    // Bytes read but not yet split into lines (a line may span chunks).
-    let pending = Buffer.alloc(0);
-    while (offset < HEAD_LIMIT_BYTES) {
-      const read = readSync(fd, buffer, 0, buffer.length, offset);
-      if (read === 0) break;
-      offset += read;
-      pending = Buffer.concat([pending, buffer.subarray(0, read)]);
-      for (;;) {
-        const newline = pending.indexOf(10);
-        if (newline < 0) break;
-        const line = pending.subarray(0, newline).toString('utf8');
-        pending = pending.subarray(newline + 1);
-        const parsed = parseLine(line);
-        if (!metadata) {
-          if (!isMetadata(parsed)) return undefined;
-          metadata = parsed;
-          continue;
-        }
-        if (isMessageRecord(parsed) && parsed.type === 'user') {
-          return { metadata, title: titleOf(parsed.displayContent ?? recordText(parsed.content)) };
-        }
+  let metadata: SessionMetadata | undefined;
+  let title: string | undefined;
+  let valid = true;
+  readHeadLines(file, (line) => {
+    const parsed = parseJsonLine(line);
+    if (!metadata) {
+      if (!isMetadata(parsed)) {
+        valid = false;
+        return 'stop';
       }
+      metadata = parsed;
+      return 'more';
     }
-    return undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+    if (isMessageRecord(parsed) && parsed.type === 'user') {
+      title = titleOf(parsed.displayContent ?? recordText(parsed.content));
+      return 'stop';
+    }
+    return 'more';
+  });
+  return valid && metadata && title !== undefined ? { metadata, title } : undefined;
 }
 
-function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-function titleOf(text: string): string {
+/** A prompt as a list shows it: on one line, at most 100 characters. */
+export function titleOf(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   if (line === '') return '(no text)';
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 3)}...` : line;
@@ -153,16 +126,20 @@ export function relativeTime(then: Date, now: Date = new Date()): string {
   return 'just now';
 }
 
-/** `--list-sessions` output, in Gemini CLI's format. */
+/**
+ * `--list-sessions` output, in Gemini CLI's format; another tool's session is marked by its
+ * origin before the title (`[claude] fix the tests`).
+ */
 export function formatSessionList(
-  sessions: SessionSummary[],
+  sessions: readonly (SessionSummary & { origin?: string })[],
   options: { now?: Date; currentId?: string } = {},
 ): string {
   if (sessions.length === 0) return 'No previous sessions found for this project.\n';
   const lines = sessions.map((session, index) => {
     const when = relativeTime(session.lastUpdated, options.now);
     const current = session.id === options.currentId ? ', current' : '';
-    return `  ${index + 1}. ${session.title} (${when}${current}) [${session.id}]`;
+    const origin = session.origin ? `[${session.origin}] ` : '';
+    return `  ${index + 1}. ${origin}${session.title} (${when}${current}) [${session.id}]`;
   });
   return `\nAvailable sessions for this project (${sessions.length}):\n${lines.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import type { Content, GenerationConfig, Part } from '../contracts/messages';
 import type { CommandSandbox } from '../contracts/sandbox';
 import type { HookSystem } from '../hooks/hook-system';
 import type { ContextWindowSource } from '../llm/context-windows';
+import type { ModelCatalogue } from '../llm/model-info';
 import type { CheckpointStore } from '../safety/checkpoints';
 import type { LoopDetectionOptions } from '../safety/loop-detection';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
@@ -52,9 +53,16 @@ export interface SessionOptions {
   generationConfig?: GenerationConfig;
   /**
    * Context windows learnt at run time (local servers; the provider router). They win over the
-   * model table for compression and the overflow check, and pick the automatic tool profile.
+   * model catalogue for compression and the overflow check, and pick the automatic tool profile.
    */
   contextWindows?: ContextWindowSource;
+  /** The model catalogue with the settings' overrides (the router's); default: the built-in one. */
+  models?: ModelCatalogue;
+  /**
+   * Declared tools past which MCP tools are deferred: found through `tool_search`, declared once
+   * found or used (session/deferred-tools.ts). Absent: every tool is declared on every request.
+   */
+  deferToolsAbove?: number;
   /** `tools.profile`: `compact` declares fewer, shorter tools; absent = by the context window. */
   toolProfile?: 'full' | 'compact';
   history?: Content[];

@@ -20,6 +20,7 @@ import type { HookSystem } from '../hooks/hook-system';
 import type { ModelSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
+import { BUILTIN_CATALOGUE } from '../llm/models';
 import { observeOneShotCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
 import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
@@ -41,10 +42,12 @@ import {
   type ApprovalModeSource,
   decideApprovalMode,
 } from './approval-mode-gate';
+import { DeferredTools, withToolSearch } from './deferred-tools';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
+import { statsCost } from './stats-cost';
 import { toolModelClient } from './tool-model-client';
 import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
@@ -62,6 +65,7 @@ export class Session {
   readonly stats = new SessionStats();
   /** What the session spent (cost per model, tokens, tool calls, time) and its limits. */
   readonly budget: BudgetTracker;
+  private readonly deferred: DeferredTools | undefined;
   private readonly chat: Chat;
   private readonly scheduler: Scheduler;
   private approvalMode: ApprovalMode;
@@ -99,7 +103,7 @@ export class Session {
     this.memory = options.memory;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.recorder = options.recorder;
-    this.budget = new BudgetTracker(options.budgets ?? {});
+    this.budget = new BudgetTracker(options.budgets ?? {}, options.models ? { models: options.models } : {});
     if (options.restored?.stats) this.stats.restore(options.restored.stats);
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
@@ -116,6 +120,8 @@ export class Session {
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
     const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
+    this.deferred =
+      options.deferToolsAbove !== undefined ? new DeferredTools(options.deferToolsAbove) : undefined;
     const contextWindow = plannedWindow(options.contextWindows);
     this.contextWindow = contextWindow;
     const profile = () => toolProfileFor(options.toolProfile, options.contextWindows, this.chat.getModel());
@@ -228,6 +234,7 @@ export class Session {
       agents: this.agents,
       delegation,
       profile,
+      ...(this.deferred ? { deferred: withToolSearch(this.deferred, options.tools) } : {}),
     });
     this.loopDeps = {
       chat: this.chat,
@@ -393,6 +400,11 @@ export class Session {
     return decision;
   }
 
+  /** The session's cost so far at list prices (resumed turns included); undefined when a model used has no known price. */
+  estimatedCost(): number | undefined {
+    return statsCost(this.stats.snapshot(), this.options.models ?? BUILTIN_CATALOGUE);
+  }
+
   get model(): string {
     return this.chat.getModel();
   }
@@ -506,6 +518,7 @@ export class Session {
     signal: AbortSignal,
     options: Parameters<Scheduler['schedule']>[3] = {},
   ): AsyncGenerator<AgentEvent, CompletedToolCall[]> {
+    this.deferred?.noteCalled(calls.map((call) => call.name));
     const queue = new AsyncQueue<AgentEvent>();
     const done = this.scheduler
       .schedule([...calls], signal, (event) => queue.push(event), options)

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChatCheckpoints } from './checkpoints';
 import { SessionRecorder } from './recorder';
-import { sessionFileName } from './records';
+import { type ImportedFrom, sessionFileName } from './records';
 import type { LoadedSession, LoadSessionOptions } from './resume';
 import {
   listSessions,
@@ -68,17 +68,17 @@ export class SessionStore {
       // A numeric id is still an id.
       const byId = this.findById(value);
       if (byId) return byId;
-      throw this.invalid(identifier);
+      throw this.invalidIdentifier(identifier);
     }
     const found = this.findById(value);
-    if (!found) throw this.invalid(identifier);
+    if (!found) throw this.invalidIdentifier(identifier);
     return found;
   }
 
   /** Deletes the session's log; returns what was deleted. */
   delete(identifier: string): SessionSummary {
     const session = this.resolve(identifier);
-    if (!session) throw this.invalid(identifier);
+    if (!session) throw this.invalidIdentifier(identifier);
     rmSync(session.file, { force: true });
     return session;
   }
@@ -88,6 +88,7 @@ export class SessionStore {
     sessionId: string;
     startTime?: Date;
     onError?: (message: string) => void;
+    importedFrom?: ImportedFrom;
   }): SessionRecorder {
     const startTime = options.startTime ?? new Date();
     return new SessionRecorder({
@@ -95,6 +96,7 @@ export class SessionStore {
       sessionId: options.sessionId,
       projectRoot: this.projectRoot,
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.importedFrom ? { importedFrom: options.importedFrom } : {}),
     });
   }
 
@@ -120,7 +122,8 @@ export class SessionStore {
     return new ChatCheckpoints(join(this.dir, 'checkpoints'));
   }
 
-  private invalid(identifier: string): InvalidSessionError {
+  /** The error for an identifier that names no session (`--resume`'s message, as Gemini CLI words it). */
+  invalidIdentifier(identifier: string): InvalidSessionError {
     return new InvalidSessionError(
       `Invalid session identifier "${identifier}".\n  Searched for sessions in ${this.dir}.\n  Use --list-sessions to see available sessions, then use --resume {number}, --resume {uuid}, or --resume latest.`,
     );

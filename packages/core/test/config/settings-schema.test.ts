@@ -127,6 +127,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     llmEditCorrection: false,
     disableLLMCorrection: true,
     profile: 'compact',
+    toolSearch: { enabled: true, threshold: 30 },
   },
   webFetch: { allowPrivateAddresses: false },
   advanced: { excludedEnvVars: ['DEBUG'], ignoreLocalEnv: false },
@@ -141,6 +142,16 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
       temperature: 0.2,
       topP: 0.9,
       topK: 20,
+      modelOverrides: {
+        m: {
+          contextWindow: 32768,
+          maxOutputTokens: 4096,
+          price: { input: 0.1, output: 0.2, cacheRead: 0.01, cacheWrite: 0.15 },
+          reasoning: true,
+          images: false,
+          tools: true,
+        },
+      },
     },
   },
   hooks: {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSettings } from '../../src/config/settings-check';
 import type { Settings } from '../../src/config/settings-types';
 import { DEFAULT_LOOP_DETECTION } from '../../src/safety/loop-detection';
+import { DEFAULT_DEFER_TOOLS_ABOVE } from '../../src/session/deferred-tools';
 import { DEFAULT_MODEL, resolveConfig } from '../../src/session/resolve-config';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../../src/tools/output-limit';
 
@@ -29,6 +30,7 @@ describe('resolveConfig', () => {
       loopDetection: DEFAULT_LOOP_DETECTION,
       retry: {},
       outputThresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
+      deferToolsAbove: DEFAULT_DEFER_TOOLS_ABOVE,
     });
     expect(config.budgets).toEqual({});
     expect(config.telemetry).toBeUndefined();
@@ -98,7 +100,15 @@ describe('resolveConfig', () => {
       },
       retry: { maxAttempts: 10, initialDelayMs: 10, maxDelayMs: 60, streamInitialDelayMs: 2 },
       outputThresholdChars: 1000,
+      deferToolsAbove: DEFAULT_DEFER_TOOLS_ABOVE,
     });
+  });
+
+  it('defers MCP tools past tools.toolSearch.threshold, or never when it is off', () => {
+    const session = (tools: Record<string, unknown>) =>
+      resolveConfig({}, {}, { tools } as Settings, trusted).session.deferToolsAbove;
+    expect(session({ toolSearch: { threshold: 12 } })).toBe(12);
+    expect(session({ toolSearch: { enabled: false, threshold: 12 } })).toBeUndefined();
   });
 
   it('builds the tools’ options: edit correction either spelling, private fetch, file filtering, ripgrep', () => {

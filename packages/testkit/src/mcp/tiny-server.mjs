@@ -2,6 +2,8 @@
 // A tiny MCP server (stdio) for kodo's tests: the cases real servers do not produce on demand.
 //   --start-delay=<ms>   answer nothing for that long after starting (a slow server)
 //   --exit-at-start=<n>  print a reason on stderr and exit with code n (a dead server)
+//   --extra-tools=<n>    also offer n generated tools shaped like a real API server's
+//                        (`<area>_<action>_<i>`: a sentence of description, four parameters)
 // Tools: echo, crash (exits while the call runs), slow (progress notifications), fail
 // (isError), picture (an image), add_tool (registers a tool and sends list_changed), and
 // odd.schema (a name and schema providers reject as they are). One resource, one prompt.
@@ -65,6 +67,36 @@ const tools = [
     },
   },
 ];
+
+const AREAS = [
+  'issues',
+  'invoices',
+  'calendar',
+  'deployments',
+  'customers',
+  'tickets',
+  'metrics',
+  'documents',
+];
+const ACTIONS = ['list', 'get', 'create', 'update', 'search'];
+for (let index = 0; index < Number(option('extra-tools') ?? 0); index += 1) {
+  const area = AREAS[index % AREAS.length];
+  const action = ACTIONS[Math.floor(index / AREAS.length) % ACTIONS.length];
+  tools.push({
+    name: `${area}_${action}_${index}`,
+    description: `${action[0].toUpperCase()}${action.slice(1)} ${area} in the workspace's ${area} service (variant ${index}); results are paginated and sorted by last update.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        workspace: { type: 'string', description: 'The workspace the records belong to.' },
+        query: { type: 'string', description: `Text to match in the ${area}' titles and bodies.` },
+        limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Records per page (default 20).' },
+        cursor: { type: 'string', description: 'The cursor of the next page, from the previous answer.' },
+      },
+      required: ['workspace'],
+    },
+  });
+}
 
 // Plain JSON-RPC over stdio, one message per line: no SDK to load, so the server starts in a
 // few milliseconds and tests stay fast.

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ChatCheckpoints, sessionsDir } from '@kodo/core/engine';
+import { browseSessions, isSessionIdentifier } from './session-browser';
 import type { CommandContext, SlashCommand } from './types';
 
 /**
@@ -115,20 +116,33 @@ async function addFact(context: CommandContext, fact: string): Promise<void> {
   if (response.status === 'success') await context.session.memory?.load();
 }
 
+const CHAT_SUBCOMMANDS = new Set(['save', 'resume', 'load', 'list', 'delete']);
+
 export const chatCommand: SlashCommand = {
   name: 'chat',
   aliases: ['resume'],
-  description: 'Save, resume, list and delete named save points of the conversation',
+  description:
+    "Continue a recorded session (kodo's, Gemini CLI's, Claude Code's, Codex's): /resume [number|id]; save points: save, resume, list, delete",
   subcommands: [
     { name: 'save', description: 'Save the conversation under a tag' },
     { name: 'resume', description: 'Go back to a saved conversation' },
     { name: 'list', description: 'List saved conversations' },
     { name: 'delete', description: 'Delete a saved conversation' },
   ],
-  run(context) {
+  async run(context) {
     const { session, addItem } = context;
     const store = new ChatCheckpoints(join(sessionsDir(context.cwd, context.env), 'checkpoints'));
-    const [sub = 'list', ...rest] = context.args.split(/\s+/).filter(Boolean);
+    const [sub, ...rest] = context.args.split(/\s+/).filter(Boolean);
+    // As in Gemini CLI, the command alone is the session browser; a session's number or id resumes it.
+    if (sub === undefined) return browseSessions(context);
+    if (!CHAT_SUBCOMMANDS.has(sub) && rest.length === 0 && isSessionIdentifier(sub)) {
+      if (!context.resumeSession) {
+        addItem({ kind: 'info', tone: 'warning', text: 'Resuming another session is not available here.' });
+        return;
+      }
+      await context.resumeSession(sub);
+      return;
+    }
     const tag = rest.join(' ');
     const needTag = () => {
       if (tag) return false;

@@ -1,6 +1,5 @@
 import { arch, platform, release } from 'node:os';
 import { compactNumber, formatDuration } from '../format';
-import { sessionCost } from '../model-info';
 import type { SlashCommand } from './types';
 
 export const KEYBOARD_HELP = [
@@ -113,7 +112,7 @@ export const statsCommand: SlashCommand = {
   run({ addItem, session }) {
     const snapshot = session.stats.snapshot();
     const totals = session.stats.totals();
-    const cost = sessionCost(snapshot);
+    const cost = session.estimatedCost();
     const lines = [
       `- **Requests** ${totals.requests} (${totals.errors} failed), ${formatDuration(totals.latencyMs)} waiting for the model`,
       `- **Tokens** ${compactNumber(totals.tokens.prompt)} in (${compactNumber(totals.tokens.cached)} cached), ${compactNumber(totals.tokens.candidates)} out, ${compactNumber(totals.tokens.thoughts)} thinking`,

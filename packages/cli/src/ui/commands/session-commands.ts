@@ -1,5 +1,5 @@
 import {
-  MODEL_TABLE,
+  catalogueEntries,
   ProviderConfigError,
   ProviderResolver,
   type Settings,
@@ -63,12 +63,18 @@ function modelRefusal(
   }
 }
 
-/** What `/model` offers: the model table (Gemini models bare, others with their provider), then profiles' models. */
+/** Gemini first (kodo's default provider), then OpenAI and Anthropic; by id within each. */
+const PICKER_ORDER = ['gemini', 'openai', 'anthropic'];
+
+/** What `/model` offers: the catalogue (Gemini models bare, others with their provider), then profiles' models. */
 export function modelChoices(profiles: Settings['providers']): SelectItem[] {
-  const items: SelectItem[] = MODEL_TABLE.map((info) => ({
+  const entries = catalogueEntries().sort(
+    (a, b) => PICKER_ORDER.indexOf(a.provider) - PICKER_ORDER.indexOf(b.provider),
+  );
+  const items: SelectItem[] = entries.map((info) => ({
     value: info.provider === 'gemini' ? info.id : `${info.provider}:${info.id}`,
     label: info.provider === 'gemini' ? info.id : `${info.provider}:${info.id}`,
-    description: `${info.provider} · ${Math.round(info.contextWindow / 1000)}k context${info.reasoning ? ' · thinking' : ''}`,
+    description: `${info.provider} · ${Math.round((info.contextWindow ?? 0) / 1000)}k context${info.reasoning ? ' · thinking' : ''}`,
   }));
   for (const [name, profile] of Object.entries(profiles ?? {})) {
     for (const model of profile.models ?? []) {

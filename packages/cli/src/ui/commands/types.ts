@@ -20,6 +20,12 @@ export interface CommandContext {
   newSession(): Promise<void>;
   /** Continues in a fork of the session (its own record); the new id, or undefined if not possible. */
   forkSession(): Promise<string | undefined>;
+  /**
+   * Continues a recorded session instead (`latest`, a number of the session list or an id; another
+   * tool's session is imported first); its id, or undefined where that is not possible. Throws
+   * with a message for the person when the identifier names no session.
+   */
+  resumeSession?(identifier: string): Promise<string | undefined>;
   /** Shows a menu in place of the input; the chosen value, or undefined on Esc. */
   choose(request: ChoiceRequest): Promise<string | undefined>;
   /** The text of the latest model answer, if any. */

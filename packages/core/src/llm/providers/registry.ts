@@ -12,7 +12,7 @@
  * its client on first use, so a run only loads the providers it talks to.
  */
 
-import type { ProviderProfileSettings } from '../../config/settings-types';
+import type { ModelOverrideSettings, ProviderProfileSettings } from '../../config/settings-types';
 import type { ContentGenerator } from '../../contracts/content-generator';
 import { AuthError } from '../../contracts/errors';
 import type { GenerationConfig } from '../../contracts/messages';
@@ -109,6 +109,8 @@ export interface ProviderConnection {
   sampling?: SamplingSettings;
   /** `providers.<name>.contextWindow`: wins over what the server says. */
   contextWindow?: number;
+  /** `providers.<name>.modelOverrides`: per model id, what wins over the catalogue. */
+  modelOverrides?: Record<string, ModelOverrideSettings>;
   /** Whether and how to ask the server for the model's context window. */
   discovery?: ContextDiscovery;
 }
@@ -150,6 +152,7 @@ interface Profile extends BuiltinProvider {
   models: string[];
   sampling?: SamplingSettings;
   contextWindow?: number;
+  modelOverrides?: Record<string, ModelOverrideSettings>;
   keyOptional?: boolean;
   /** The base URL came from `providers.<name>.baseUrl` in settings. */
   baseUrlFromSettings?: boolean;
@@ -240,6 +243,7 @@ export class ProviderResolver {
       ...(profile.toolChoice ? { toolChoice: profile.toolChoice } : {}),
       ...samplingOf(this.sampling, profile.sampling),
       ...(profile.contextWindow ? { contextWindow: profile.contextWindow } : {}),
+      ...(profile.modelOverrides ? { modelOverrides: profile.modelOverrides } : {}),
       ...discoveryOf(profile, baseUrl),
     };
   }
@@ -324,6 +328,9 @@ function mergeProfile(name: string, base: Profile | undefined, settings: Provide
   if (Object.keys(own).length > 0) profile.sampling = own;
   const window = numberOrUndefined(settings.contextWindow);
   if (window !== undefined && window > 0) profile.contextWindow = Math.floor(window);
+  if (settings.modelOverrides && typeof settings.modelOverrides === 'object') {
+    profile.modelOverrides = settings.modelOverrides;
+  }
   return profile;
 }
 

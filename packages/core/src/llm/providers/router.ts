@@ -21,9 +21,11 @@ import type {
 } from '../../contracts/messages';
 import { untilAborted } from '../../utils/abort';
 import type { ContextWindowSource } from '../context-windows';
+import type { ModelCatalogue } from '../model-info';
 import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
 import { ContextGuard } from './context-guard';
+import { catalogueWithOverrides } from './model-catalogue';
 import {
   defaultProviderRegistry,
   type ProviderConnection,
@@ -64,6 +66,7 @@ export class ProviderRouter implements ContentGenerator {
   constructor(private readonly options: ProviderRouterOptions) {
     this.registry = options.registry ?? defaultProviderRegistry();
     this.guard = new ContextGuard(options.onWarning ?? (() => {}));
+    this.models = catalogueWithOverrides(options.resolver);
     const resolved = options.resolver.resolve(options.defaultModel);
     const initial = resolved.connection;
     this.provider = initial.name;
@@ -75,17 +78,21 @@ export class ProviderRouter implements ContentGenerator {
     }
   }
 
+  /** The catalogue with the profiles' `modelOverrides` applied (budgets, `kodo models`). */
+  readonly models: ModelCatalogue;
+
   /** The context windows local servers reported (configured ones included), for the session. */
   readonly contextWindows: ContextWindowSource = {
     known: (model) => {
       const resolved = this.tryResolve(model);
       if (!resolved) return undefined;
-      return resolved.connection.contextWindow ?? this.knownWindows.get(resolved.spec)?.contextWindow;
+      return configuredWindow(resolved) ?? this.knownWindows.get(resolved.spec)?.contextWindow;
     },
     discover: async (model, signal) => {
       const resolved = this.tryResolve(model);
       if (!resolved) return undefined;
-      if (resolved.connection.contextWindow) return resolved.connection.contextWindow;
+      const configured = configuredWindow(resolved);
+      if (configured) return configured;
       const pending = this.window(resolved);
       if (!pending) return undefined;
       const found = await untilAborted(pending, signal, undefined);
@@ -135,7 +142,7 @@ export class ProviderRouter implements ContentGenerator {
     const { connection } = resolved;
     const client = this.client(connection);
     const contents = historyFor(connection.type, request.contents);
-    const config = connection.sampling ? { ...connection.sampling, ...request.config } : request.config;
+    const config = withConfigured(resolved, request.config);
     const routed: GenerateRequest = {
       ...request,
       model: resolved.model,
@@ -146,7 +153,7 @@ export class ProviderRouter implements ContentGenerator {
     if (!pending) return { client: await client, routed };
     // Asked for at setup (or the first time this model is used); a local server answers at once.
     const discovered = await pending;
-    const configured = connection.contextWindow;
+    const configured = configuredWindow(resolved);
     const window: WatchedWindow | undefined = configured
       ? { ...discovered, contextWindow: configured }
       : discovered;
@@ -208,6 +215,23 @@ export class ProviderRouter implements ContentGenerator {
     }
     return client;
   }
+}
+
+/**
+ * The request's generation settings over the configured ones: the profile's sampling, and for
+ * Anthropic (which needs `max_tokens` on every request) a model's `maxOutputTokens` override in
+ * place of the catalogue's limit. Unchanged when nothing is configured.
+ */
+function withConfigured({ connection, model }: ResolvedModel, own: GenerateRequest['config']) {
+  const limit =
+    connection.type === 'anthropic' ? connection.modelOverrides?.[model]?.maxOutputTokens : undefined;
+  if (!connection.sampling && limit === undefined) return own;
+  return { ...(limit !== undefined ? { maxOutputTokens: limit } : {}), ...connection.sampling, ...own };
+}
+
+/** The window settings give a model: its own override, else its profile's `contextWindow`. */
+function configuredWindow({ connection, model }: ResolvedModel): number | undefined {
+  return connection.modelOverrides?.[model]?.contextWindow ?? connection.contextWindow;
 }
 
 /**
