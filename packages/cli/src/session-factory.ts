@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  ApprovalModeError,
   type CommandSandbox,
   type ConfirmHandler,
   cleanupInterruptedWrites,
@@ -18,6 +19,8 @@ import {
   loadHookSystem,
   loadPolicyEngine,
   type McpManager,
+  namedPolicyPaths,
+  PolicyLoadError,
   ProjectMemory,
   type PseudoTerminal,
   priceOf,
@@ -141,7 +144,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     onWarning: setup.onWarning ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
   });
   const effectiveSettings = extensibility?.settings ?? settings;
-  const config = resolveConfig(args, env, effectiveSettings, { trusted });
+  const config = configOrExit(() => resolveConfig(args, env, effectiveSettings, { trusted }));
   const injected = setup.generator?.(config.model);
   // An injected generator (the tools-only session of `kodo mcp serve`) calls no model to check.
   if (!injected)
@@ -186,13 +189,21 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
   const policy = await loadPolicyEngine({
     cwd,
     env,
-    ...(args.policyPaths ? { policyPaths: args.policyPaths } : {}),
-    ...(args.adminPolicyPaths ? { adminPolicyPaths: args.adminPolicyPaths } : {}),
+    ...namedPolicyPaths({
+      flags: args,
+      settings: setup.settingsScopes?.map(({ scope, settings: own }) => ({ scope, ...own })) ?? [
+        { scope: 'user', ...settings },
+      ],
+    }),
     toolSettings: withAllowedTools(config.toolPolicy, args.allowedTools),
     ...(extensibility?.policyDirs.length ? { extensionPolicyDirs: extensibility.policyDirs } : {}),
     plansDir: join(tempDir, sessionId, 'plans'),
     onFeedback: setup.onPolicyFeedback ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
     includeWorkspacePolicies: trusted,
+  }).catch((error: unknown) => {
+    // A policy that cannot be loaded is a configuration error: nothing runs without it.
+    if (error instanceof PolicyLoadError) throw new FatalError(error.message, ExitCode.config);
+    throw error;
   });
   const { hookSandbox, ...safety } = await safetyOptions({
     args,
@@ -294,6 +305,16 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     ...(log.resumed ? { resumed: log.resumed } : {}),
     ...(extensibility ? { extensibility } : {}),
   };
+}
+
+/** A mode the lock-down refuses (`-y` under `security.disableYoloMode`) is a configuration error. */
+function configOrExit(resolve: () => ResolvedConfig): ResolvedConfig {
+  try {
+    return resolve();
+  } catch (error) {
+    if (error instanceof ApprovalModeError) throw new FatalError(error.message, ExitCode.config);
+    throw error;
+  }
 }
 
 /** `--allowed-mcp-server-names` replaces `mcp.allowed` for this run. */

@@ -202,6 +202,8 @@ export type { PolicyRule, PolicyTier } from './scheduler/policy/rule';
 export {
   autoSavedPolicyPath,
   loadPolicyEngine,
+  namedPolicyPaths,
+  PolicyLoadError,
   type PolicySetup,
   type PolicyToolSettings,
   settingsRules,
@@ -215,6 +217,14 @@ export {
   type ConfirmHandler,
   Scheduler,
 } from './scheduler/scheduler';
+export {
+  type ApprovalLockdown,
+  type ApprovalModeDecision,
+  ApprovalModeError,
+  type ApprovalModeSource,
+  approvalLockdown,
+  decideApprovalMode,
+} from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
 export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
 // Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
@@ -273,5 +283,7 @@ export { isInside, Workspace } from './tools/workspace';
 export { monotonicMs } from './utils/clock';
 export { isSecretEnvName, sanitizeEnv } from './utils/env';
 export { newSessionId } from './utils/ids';
+export { isRecord } from './utils/is-record';
+export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
 export { splitOutsideParens } from './utils/split-list';

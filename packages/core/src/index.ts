@@ -24,6 +24,7 @@ export type {
 } from './scheduler/scheduler';
 // Run a session: create it, send prompts, read typed events and how each prompt ended.
 export { type CreateSessionOptions, createSession, SessionSetupError } from './sdk/create-session';
+export type { ApprovalLockdown, ApprovalModeDecision } from './session/approval-mode-gate';
 export { Session, type SessionChange } from './session/session';
 export { builtinTools } from './tools/builtin/index';
 // Bring your own tools.

@@ -6,7 +6,7 @@
  * the file's line endings are kept.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { isInside, type TextFileAccess } from '@kodo/core/engine';
+import { isInside, kindOf, type TextFileAccess } from '@kodo/core/engine';
 
 const NOT_FOUND = /resource not found|enoent|does not exist|no such file|not found/i;
 
@@ -23,12 +23,19 @@ export function editorTextFiles(options: {
   return {
     handles: (abs) => isInside(cwd, abs),
     async read(abs) {
-      let content: string;
+      let answer: unknown;
       try {
-        ({ content } = await client.request('fs/read_text_file', { sessionId, path: abs }));
+        answer = await client.request('fs/read_text_file', { sessionId, path: abs });
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
+      }
+      // The editor's answer is checked, not trusted: a wrong shape is named for the model.
+      const content = (answer as { content?: unknown } | null)?.content;
+      if (typeof content !== 'string') {
+        throw new Error(
+          `the editor's answer to fs/read_text_file has no text (content must be a string, got ${kindOf(content)})`,
+        );
       }
       return {
         text: content.replace(/\r\n/g, '\n'),

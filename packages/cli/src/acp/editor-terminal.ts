@@ -6,7 +6,13 @@
  * through `onCreated` and puts it in the call's content.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ExternalTerminal, ExternalTerminals, TerminalCommand, TerminalExit } from '@kodo/core/engine';
+import {
+  type ExternalTerminal,
+  type ExternalTerminals,
+  kindOf,
+  type TerminalCommand,
+  type TerminalExit,
+} from '@kodo/core/engine';
 
 export class EditorTerminals implements ExternalTerminals {
   /** Set by the running turn: a call's terminal exists (before the command's output is read). */
@@ -33,9 +39,15 @@ export class EditorTerminals implements ExternalTerminals {
     return {
       async output() {
         const answer = await handle.currentOutput();
+        // The editor's answer is checked, not trusted: a wrong shape is named for the model.
+        if (typeof answer?.output !== 'string') {
+          throw new Error(
+            `the editor's answer to terminal/output has no text (output must be a string, got ${kindOf(answer?.output)})`,
+          );
+        }
         return {
           output: answer.output,
-          truncated: answer.truncated,
+          truncated: answer.truncated === true,
           ...(answer.exitStatus ? { exit: exitOf(answer.exitStatus) } : {}),
         };
       },
@@ -50,6 +62,11 @@ export class EditorTerminals implements ExternalTerminals {
   }
 }
 
-function exitOf(status: { exitCode?: number | null; signal?: string | null }): TerminalExit {
-  return { exitCode: status.exitCode ?? null, signal: status.signal ?? null };
+function exitOf(status: { exitCode?: unknown; signal?: unknown } | null | undefined): TerminalExit {
+  const exitCode = status?.exitCode;
+  const signal = status?.signal;
+  return {
+    exitCode: typeof exitCode === 'number' ? exitCode : null,
+    signal: typeof signal === 'string' ? signal : null,
+  };
 }

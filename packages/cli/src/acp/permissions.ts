@@ -48,9 +48,15 @@ export function editorConfirmHandler(target: () => PermissionTarget): ConfirmHan
   };
 }
 
+/** The editor's choice; an answer of any other shape is a refusal (the tool does not run). */
 function outcomeOf(answer: acp.RequestPermissionResponse): ConfirmationResponse {
-  if (answer.outcome.outcome !== 'selected') return { outcome: 'cancel' };
-  switch (answer.outcome.optionId) {
+  const outcome = (answer as { outcome?: { outcome?: unknown; optionId?: unknown } } | null)?.outcome;
+  if (outcome?.outcome !== 'selected') {
+    return outcome?.outcome === 'cancelled'
+      ? { outcome: 'cancel' }
+      : { outcome: 'cancel', reason: "The editor's answer to the permission request could not be read." };
+  }
+  switch (outcome.optionId) {
     case 'proceed_once':
       return { outcome: 'proceed_once' };
     case 'proceed_always':

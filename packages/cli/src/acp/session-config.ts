@@ -44,11 +44,12 @@ export function configOptions(session: Session): acp.SessionConfigOption[] {
   ];
 }
 
-/** Sets the approval mode; an unknown mode is invalid params. */
+/** Sets the approval mode; an unknown mode, or one the settings lock out, is invalid params. */
 export function applyMode(session: Session, modeId: string): void {
   const mode = ACP_MODES.find((candidate) => candidate.id === modeId);
   if (!mode) throw acp.RequestError.invalidParams(undefined, `Unknown mode: ${modeId}`);
-  session.setApprovalMode(mode.id as ApprovalMode);
+  const decision = session.setApprovalMode(mode.id as ApprovalMode, { source: 'acp' });
+  if (!decision.ok) throw acp.RequestError.invalidParams(undefined, decision.message);
 }
 
 /** `session/set_config_option`: `mode` or `model`, each with a value it offers. */

@@ -348,7 +348,6 @@ export function App(props: AppProps) {
   }, []);
   const toggleYolo = useYoloToggle({
     session,
-    disabled: props.settings.merged.security?.disableYoloMode === true,
     onMode: setApprovalMode,
     onRefused: showBriefly,
   });
@@ -365,8 +364,8 @@ export function App(props: AppProps) {
         const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
-        session.setApprovalMode(next);
-        setApprovalMode(next);
+        session.setApprovalMode(next, { source: 'keys' });
+        setApprovalMode(session.getApprovalMode());
       } else if (key.ctrl && input === 'y') {
         toggleYolo();
       } else if (key.ctrl && input === 't') {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runKodo } from '@kodo/testkit';
@@ -11,6 +11,8 @@ const dirs = e2eDirs();
 
 const kodo = (args: string[]) =>
   runKodo(args, { cwd: dirs.workspace, env: { KODO_HOME: dirs.home, GEMINI_CLI_HOME: dirs.home } });
+const runShellFixture = () =>
+  kodo(['-p', 'x', '-o', 'stream-json', '--fake-responses', fixture('policy-shell.jsonl')]);
 const toolResults = (stdout: string) =>
   stdout
     .trim()
@@ -66,22 +68,20 @@ describe('kodo with policies', () => {
     expect(results[0]?.error?.message).toMatch(/^Tool "run_shell_command" is not allowed in this mode/);
   });
 
-  it('reads ~/.kodo/policies, reports a broken file on stderr and still runs', async () => {
+  it('reads ~/.kodo/policies; a broken file there stops kodo instead of running without it', async () => {
     mkdirSync(join(dirs.home, 'policies'));
     writeFileSync(join(dirs.home, 'policies', 'echo.toml'), ECHO_POLICY);
     writeFileSync(join(dirs.home, 'policies', 'broken.toml'), '[[rule]\n');
-    const run = await kodo([
-      '-p',
-      'x',
-      '-o',
-      'stream-json',
-      '--fake-responses',
-      fixture('policy-shell.jsonl'),
-    ]);
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain(
+    const run = await runShellFixture();
+    expect(run.code).toBe(52);
+    expect(run.stdout).toContain(
       `[USER] Policy file error in ${join(dirs.home, 'policies', 'broken.toml')}:`,
     );
-    expect(toolResults(run.stdout).map((result) => result.status)).toEqual(['success', 'error']);
+    expect(toolResults(run.stdout)).toEqual([]);
+    // Without the broken file, the good one applies.
+    rmSync(join(dirs.home, 'policies', 'broken.toml'));
+    const fixed = await runShellFixture();
+    expect(fixed.code).toBe(0);
+    expect(toolResults(fixed.stdout).map((result) => result.status)).toEqual(['success', 'error']);
   });
 });

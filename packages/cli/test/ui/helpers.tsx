@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ApprovalMode,
+  approvalLockdown,
   type ContentGenerator,
   type GenerateRequest,
   type GenerateResponse,
@@ -166,6 +167,8 @@ export function renderApp(options: AppHarnessOptions = {}) {
         askUser: questions.handler,
       },
       approvalMode: options.approvalMode ?? 'default',
+      // As createCliSession passes it (resolveConfig): the settings' lock-down.
+      approvalLockdown: approvalLockdown(options.settings ?? {}),
       confirm: bridge.handler,
       includeEnvironmentContext: false,
       retry: { initialDelayMs: 0, streamInitialDelayMs: 0 },

@@ -40,6 +40,17 @@ describe('Ctrl+Y', () => {
     await until(() => expect(ui.frame()).toContain('YOLO mode is disabled by the settings'));
     expect(ui.sessions[0]!.getApprovalMode()).toBe('default');
   });
+
+  it("is refused under the administrator's secure mode too, and Shift+Tab never reaches yolo", async () => {
+    const ui = start({ settings: { admin: { secureModeEnabled: true } }, approvalMode: 'auto_edit' });
+    await ui.press(KEYS.ctrlY);
+    await until(() => expect(ui.frame()).toContain('(admin.secureModeEnabled)'));
+    expect(ui.sessions[0]!.getApprovalMode()).toBe('auto_edit');
+    for (let i = 0; i < 4; i++) {
+      await ui.press(KEYS.shiftTab);
+      expect(ui.sessions[0]!.getApprovalMode()).not.toBe('yolo');
+    }
+  });
 });
 
 describe('notifications', () => {

@@ -34,12 +34,29 @@ export interface SubagentDefinition {
   source: string;
 }
 
-/** Defaults for every child, from settings `agents.*`. */
+/** Limits for every child (settings `agents.*`). */
 export interface SubagentLimits {
+  /** Turns of a child whose definition names none. */
   maxTurns: number;
+  /** Time of a child whose definition names none. */
   timeoutMs: number;
-  /** How many levels of agents may run: 1 = the main agent's children cannot delegate further. */
+  /**
+   * How many levels of agents may run: 0 = none (`invoke_agent` is not offered), 1 = the main
+   * agent's children cannot delegate further.
+   */
   maxDepth: number;
+  /** `agents.maxTurns`: no child takes more turns than this, whatever its definition says. */
+  maxTurnsCeiling?: number;
+  /** `agents.maxTimeMinutes`: no child runs longer than this, whatever its definition says. */
+  timeoutCeilingMs?: number;
+}
+
+/** `agents.overrides.<name>`: one agent tuned or turned off by the settings. */
+export interface SubagentOverride {
+  enabled?: boolean;
+  model?: string;
+  maxTurns?: number;
+  timeoutMs?: number;
 }
 
 export const DEFAULT_SUBAGENT_LIMITS: SubagentLimits = { maxTurns: 30, timeoutMs: 10 * 60_000, maxDepth: 1 };
@@ -99,6 +116,8 @@ export interface SubagentRunnerOptions {
   systemInstruction: (definition: SubagentDefinition) => string;
   /** 1 for the main agent's children. */
   depth?: number;
+  /** The agents this runner's children run inside (empty for the main agent's children). */
+  agentPath?: readonly string[];
 }
 
 /** How a child ended, in the words of the result the parent model reads. */
@@ -164,7 +183,9 @@ export class SubagentRunner implements AgentInvoker {
     toolCalls: CompletedToolCall[];
   }> {
     const { options } = this;
-    const timeoutMs = definition.timeoutMs ?? options.limits.timeoutMs;
+    const { limits } = options;
+    const timeoutMs = Math.min(definition.timeoutMs ?? limits.timeoutMs, limits.timeoutCeilingMs ?? Infinity);
+    const maxTurns = Math.min(definition.maxTurns ?? limits.maxTurns, limits.maxTurnsCeiling ?? Infinity);
     const controller = new AbortController();
     let timedOut = false;
     const onParentAbort = () => controller.abort(execution.signal.reason);
@@ -193,9 +214,11 @@ export class SubagentRunner implements AgentInvoker {
       },
     });
     const toolCalls: CompletedToolCall[] = [];
+    // The policy's `subagent` rules see which agent (and which agents above it) makes a call.
+    const agentPath = [...(options.agentPath ?? []), definition.name];
     const grandchildren =
       this.depth < options.limits.maxDepth
-        ? new SubagentRunner({ ...options, depth: this.depth + 1, registry })
+        ? new SubagentRunner({ ...options, depth: this.depth + 1, registry, agentPath })
         : undefined;
     const scheduler = new Scheduler({
       registry,
@@ -205,6 +228,7 @@ export class SubagentRunner implements AgentInvoker {
       },
       policy: options.policy,
       getApprovalMode: options.getApprovalMode,
+      agentPath,
       ...(options.confirm ? { confirm: options.confirm } : {}),
       outputLimit: options.outputLimit,
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -224,6 +248,7 @@ export class SubagentRunner implements AgentInvoker {
                   !options.policy.isToolHidden?.(policyToolInfo(tool), {
                     mode: options.getApprovalMode(),
                     interactive,
+                    agentPath,
                   }),
               )
               .map((tool) => tool.declaration()),
@@ -240,7 +265,7 @@ export class SubagentRunner implements AgentInvoker {
         },
         loops: new LoopDetector(),
         ids: new CallIdGenerator(),
-        maxTurnsPerPrompt: definition.maxTurns ?? options.limits.maxTurns,
+        maxTurnsPerPrompt: maxTurns,
         maxSessionTurns: -1,
         state,
         budget: {
@@ -336,14 +361,31 @@ function failureText(outcome: LoopOutcome, termination: Termination, definition:
   }
 }
 
-/** Built-ins first: a custom agent cannot replace one (the first definition of a name wins). */
-export function subagentDefinitions(custom: readonly SubagentDefinition[]): SubagentDefinition[] {
+/**
+ * Built-ins first: a custom agent cannot replace one (the first definition of a name wins). The
+ * settings' overrides (by name, any case) then turn an agent off or set its model and limits.
+ */
+export function subagentDefinitions(
+  custom: readonly SubagentDefinition[],
+  overrides: Readonly<Record<string, SubagentOverride>> = {},
+): SubagentDefinition[] {
+  const byName = new Map(Object.entries(overrides).map(([name, value]) => [name.toLowerCase(), value]));
   const seen = new Set<string>();
-  return [...BUILTIN_SUBAGENTS, ...custom].filter((definition) => {
+  return [...BUILTIN_SUBAGENTS, ...custom].flatMap((definition) => {
     const key = definition.name.toLowerCase();
-    if (seen.has(key)) return false;
+    if (seen.has(key)) return [];
     seen.add(key);
-    return true;
+    const override = byName.get(key);
+    if (!override) return [definition];
+    if (override.enabled === false) return [];
+    return [
+      {
+        ...definition,
+        ...(override.model !== undefined ? { model: override.model } : {}),
+        ...(override.maxTurns !== undefined ? { maxTurns: override.maxTurns } : {}),
+        ...(override.timeoutMs !== undefined ? { timeoutMs: override.timeoutMs } : {}),
+      },
+    ];
   });
 }
 

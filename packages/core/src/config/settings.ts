@@ -141,12 +141,17 @@ function deepMerge(
       setOwn(out, key, deepMerge(existing, value, at));
     } else if (Array.isArray(existing) && Array.isArray(value)) {
       setOwn(out, key, mergeArrays(at, existing, value));
+    } else if (existing === true && LOCKDOWN_SWITCHES.has(at.join('.'))) {
+      // Kept: a later scope (a project) cannot unlock what an earlier one (the user) locked.
     } else {
       setOwn(out, key, value);
     }
   }
   return out;
 }
+
+/** Switches that lock something down: `true` in any scope stays `true`. */
+const LOCKDOWN_SWITCHES = new Set(['security.disableYoloMode', 'admin.secureModeEnabled']);
 
 /**
  * Arrays are replaced by the later scope, except, as in Gemini CLI, the hook definitions of each

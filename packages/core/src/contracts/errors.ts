@@ -1,3 +1,6 @@
+/** The process exit code of a missing or refused credential (Gemini CLI's). */
+export const AUTH_EXIT_CODE = 41;
+
 /**
  * Errors raised by ContentGenerators. The Chat layer reads `status`, `code` and `retryAfterMs` to
  * decide on retries; front ends read `exitCode` to choose the process exit status.
@@ -15,6 +18,11 @@ export class ApiError extends Error {
    * tried once more, a refused local endpoint not again (nothing will start listening meanwhile).
    */
   readonly maxAttempts: number | undefined;
+  /**
+   * The provider refused the credentials (each adapter knows its own way of saying so): exit 41
+   * in every output format, instead of the HTTP status.
+   */
+  readonly exitCode: number | undefined;
 
   constructor(
     message: string,
@@ -23,6 +31,8 @@ export class ApiError extends Error {
       code?: string;
       retryAfterMs?: number;
       maxAttempts?: number;
+      /** The key was refused (not just any 4xx): see `exitCode`. */
+      authFailure?: boolean;
       cause?: unknown;
     } = {},
   ) {
@@ -31,13 +41,14 @@ export class ApiError extends Error {
     this.code = options.code;
     this.retryAfterMs = options.retryAfterMs;
     this.maxAttempts = options.maxAttempts;
+    this.exitCode = options.authFailure ? AUTH_EXIT_CODE : undefined;
   }
 }
 
 /** Authentication is missing or was rejected. Exit code 41. */
 export class AuthError extends Error {
   override readonly name = 'AuthError';
-  readonly exitCode = 41;
+  readonly exitCode = AUTH_EXIT_CODE;
 }
 
 /**

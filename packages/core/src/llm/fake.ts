@@ -4,6 +4,7 @@ import { abortError } from '../contracts/errors';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../contracts/messages';
 import { locateJsonError } from '../utils/json-location';
 import { boundFunctionCallArgs } from './args-depth';
+import { checkGenerateResponse, expectKind, readShape } from './response-shape';
 
 /** One line of a `--fake-responses` / `--record-responses` file. */
 export type RecordedCall =
@@ -46,6 +47,11 @@ function recordedLines(text: string, source: string): { line: string; value: Rec
     calls.push({ line, value: value as RecordedCall });
   }
   return calls;
+}
+
+/** A recorded response, checked as a provider's would be (a hand-written file may be wrong). */
+function recordedResponse(value: unknown): GenerateResponse {
+  return readShape('the recorded responses', () => checkGenerateResponse(value));
 }
 
 /**
@@ -91,7 +97,7 @@ export class FakeContentGenerator implements ContentGenerator {
   async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
     // Bounded first, as a provider does: a recorded call may carry over-deep arguments.
     const { call, fresh } = this.take('generateContent', request, signal);
-    const bounded = boundFunctionCallArgs(call.response as GenerateResponse);
+    const bounded = boundFunctionCallArgs(recordedResponse(call.response));
     return fresh ? bounded : structuredClone(bounded);
   }
 
@@ -102,13 +108,18 @@ export class FakeContentGenerator implements ContentGenerator {
     const { call, fresh } = this.take('generateContentStream', request, signal);
     for (const chunk of call.response as GenerateResponse[]) {
       if (signal.aborted) throw abortError();
-      const bounded = boundFunctionCallArgs(chunk);
+      const bounded = boundFunctionCallArgs(recordedResponse(chunk));
       yield fresh ? bounded : structuredClone(bounded);
     }
   }
 
   async countTokens(request: GenerateRequest, signal: AbortSignal): Promise<CountTokensResponse> {
-    return { ...(this.take('countTokens', request, signal).call.response as CountTokensResponse) };
+    const { response } = this.take('countTokens', request, signal).call;
+    readShape('the recorded responses', () => {
+      expectKind(response, 'object', 'a countTokens response');
+      expectKind((response as { totalTokens?: unknown }).totalTokens, 'number', 'totalTokens');
+    });
+    return { ...(response as CountTokensResponse) };
   }
 
   /** Entries not yet consumed (for tests and diagnostics). */

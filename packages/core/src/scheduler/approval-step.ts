@@ -68,6 +68,8 @@ export type ToolDecision = 'accept' | 'reject' | 'modify' | 'auto_accept';
 /** What the approval step needs from the scheduler's options. */
 export interface ApprovalDeps {
   policy: PolicyChecker;
+  /** The subagents the call is made inside (the policy's `subagent` rules), outermost first. */
+  agentPath?: readonly string[];
   context: ToolContext;
   confirm?: ConfirmHandler;
   hooks?: ToolHooks;
@@ -132,6 +134,7 @@ export async function checkApproval(deps: ApprovalDeps, subject: ApprovalSubject
     mode,
     interactive: deps.confirm !== undefined,
     workspace: deps.context.workspace,
+    ...(deps.agentPath ? { agentPath: deps.agentPath } : {}),
   });
   if (verdict.decision === 'deny') {
     const suffix = verdict.denyMessage ? ` ${verdict.denyMessage}` : '';

@@ -62,6 +62,8 @@ export interface SchedulerOptions {
   policy: PolicyChecker;
   getApprovalMode: () => ApprovalMode;
   confirm?: ConfirmHandler;
+  /** The subagents these calls are made inside, outermost first; absent for the main agent. */
+  agentPath?: readonly string[];
   /** BeforeTool, AfterTool and Notification hooks. */
   hooks?: ToolHooks;
   /**
@@ -170,7 +172,11 @@ export class Scheduler {
 
   private isHidden(spec: ToolSpec): boolean {
     const context = { mode: this.options.getApprovalMode(), interactive: this.options.confirm !== undefined };
-    return this.options.policy.isToolHidden?.(policyToolInfo(spec), context) ?? false;
+    return this.options.policy.isToolHidden?.(policyToolInfo(spec), this.withAgentPath(context)) ?? false;
+  }
+
+  private withAgentPath<T extends object>(context: T): T & { agentPath?: readonly string[] } {
+    return this.options.agentPath ? { ...context, agentPath: this.options.agentPath } : context;
   }
 
   /** Why a hidden tool cannot run here, and how the person can allow it. */
@@ -179,7 +185,12 @@ export class Scheduler {
     const interactive = this.options.confirm !== undefined;
     const askingWouldHelp =
       !interactive &&
-      !(this.options.policy.isToolHidden?.(policyToolInfo(spec), { mode, interactive: true }) ?? false);
+      !(
+        this.options.policy.isToolHidden?.(
+          policyToolInfo(spec),
+          this.withAgentPath({ mode, interactive: true }),
+        ) ?? false
+      );
     if (askingWouldHelp) {
       return `Tool "${spec.name}" is not allowed in this mode: it needs approval, and no one can give it without the interactive UI (approval mode ${mode}). To allow it, pass --allowed-tools ${spec.name} (or add it to tools.allowed in settings), add a policy rule that allows it, or use -y/--approval-mode=yolo (in the sandbox).`;
     }

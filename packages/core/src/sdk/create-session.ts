@@ -4,6 +4,7 @@ import { missingKeyMessage, ProviderConfigError, ProviderResolver } from '../llm
 import { ProviderRouter } from '../llm/providers/router';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import type { ConfirmHandler } from '../scheduler/scheduler';
+import { type ApprovalLockdown, decideApprovalMode } from '../session/approval-mode-gate';
 import { Session } from '../session/session';
 import { builtinTools } from '../tools/builtin/index';
 import { ToolRegistry } from '../tools/registry';
@@ -23,6 +24,11 @@ export interface CreateSessionOptions {
   generator?: ContentGenerator;
   /** `default` (the default): reads run, everything else asks; `auto_edit`, `yolo`, `plan`. */
   approvalMode?: ApprovalMode;
+  /**
+   * Modes this session may never enter (`{ yoloRefusedBy: 'security.disableYoloMode' }`), as kodo's
+   * settings lock them: `approvalMode` and `setApprovalMode` are refused past it.
+   */
+  approvalLockdown?: ApprovalLockdown;
   /** Rules beyond the approval mode (e.g. a `PolicyEngine` loaded from TOML files). */
   policy?: PolicyChecker;
   /** Answers approval questions; without it, calls that would ask are refused (headless). */
@@ -56,6 +62,11 @@ export function createSession(options: CreateSessionOptions): Session {
     ? { generator: options.generator, model: options.model ?? DEFAULT_MODEL }
     : providerFor(options.model ?? DEFAULT_MODEL, env);
   const tools = [...(options.builtinTools === false ? [] : builtinTools()), ...(options.tools ?? [])];
+  const first = decideApprovalMode(
+    { mode: options.approvalMode ?? 'default', source: 'sdk' },
+    { lockdown: options.approvalLockdown ?? {} },
+  );
+  if (!first.ok) throw new SessionSetupError(first.message);
   return new Session({
     generator,
     model,
@@ -65,7 +76,8 @@ export function createSession(options: CreateSessionOptions): Session {
       env: sanitizeEnv(env),
       shellInactivityTimeoutMs: 300_000,
     },
-    approvalMode: options.approvalMode ?? 'default',
+    approvalMode: first.mode,
+    ...(options.approvalLockdown ? { approvalLockdown: options.approvalLockdown } : {}),
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.confirm ? { confirm: options.confirm } : {}),
     ...(options.systemInstruction !== undefined ? { systemInstruction: options.systemInstruction } : {}),

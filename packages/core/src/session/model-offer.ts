@@ -7,6 +7,8 @@ import type { DeferredTools } from './deferred-tools';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
 
+const INVOKE_AGENT = 'invoke_agent';
+
 /**
  * What the model is offered with each request of a session: the system prompt and the tool
  * declarations. Both are rebuilt per request, because what they depend on changes mid-session
@@ -25,6 +27,8 @@ export function modelOffer(context: {
   approvalMode: () => ApprovalMode;
   memory: () => string;
   agents: Pick<SubagentRunner, 'list'>;
+  /** Whether subagents may run at all (`agents.maxDepth` above 0). */
+  delegation: boolean;
   profile: () => ToolProfile;
   /** Past a number of tools, MCP tools wait for `tool_search` (absent: all are declared). */
   deferred?: DeferredTools;
@@ -38,7 +42,7 @@ export function modelOffer(context: {
         interactive,
         memory: context.memory(),
         ...(options.sandbox ? { sandbox: options.sandbox.modelNote() } : {}),
-        ...(tools.get('invoke_agent') ? { agents: context.agents.list() } : {}),
+        ...(context.delegation && tools.get(INVOKE_AGENT) ? { agents: context.agents.list() } : {}),
         ...(options.promptSections ? { extraSections: options.promptSections() } : {}),
         ...(context.profile() === 'compact' ? { compact: true } : {}),
       });
@@ -51,6 +55,7 @@ export function modelOffer(context: {
         .list()
         .filter(
           (tool) =>
+            (context.delegation || tool.name !== INVOKE_AGENT) &&
             !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
         );
       const declared = context.deferred ? context.deferred.select(visible) : visible;

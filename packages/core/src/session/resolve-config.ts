@@ -1,5 +1,6 @@
 import { type BudgetLimits, parseDuration } from '../agent/budgets';
 import type { RetryPolicy } from '../agent/retry';
+import type { SubagentLimits, SubagentOverride } from '../agent/subagents';
 import type { ProviderProfileSettings, Settings, ToolsSettings } from '../config/settings-types';
 import { DEFAULT_CONTEXT_FILE_NAMES } from '../context/memory-files';
 import type { SamplingSettings } from '../llm/providers/registry';
@@ -8,6 +9,13 @@ import type { ApprovalMode } from '../scheduler/policy/policy';
 import type { FileFiltering } from '../tools/file-filtering';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
 import { resolveWebSearchBackend, type WebSearchBackend } from '../tools/web/search-api';
+import {
+  type ApprovalLockdown,
+  ApprovalModeError,
+  type ApprovalModeSource,
+  approvalLockdown,
+  decideApprovalMode,
+} from './approval-mode-gate';
 import { DEFAULT_DEFER_TOOLS_ABOVE } from './deferred-tools';
 
 /**
@@ -28,7 +36,10 @@ export interface ConfigArgs {
 }
 
 export interface ConfigContext {
-  /** An untrusted folder takes no approval mode from settings or flags: always `default`. */
+  /**
+   * An untrusted folder takes no approval mode from settings or flags: always `default` (a mode
+   * the lock-down forbids is still refused).
+   */
   trusted: boolean;
 }
 
@@ -51,6 +62,9 @@ export interface ResolvedConfig {
   /** Options of the Session itself (spread into SessionOptions). */
   session: {
     approvalMode: ApprovalMode;
+    /** Who asked for `approvalMode`: a flag, or the settings' default. */
+    approvalModeSource: ApprovalModeSource;
+    approvalLockdown: ApprovalLockdown;
     maxSessionTurns: number;
     loopDetection: LoopDetectionOptions;
     compressionThreshold?: number;
@@ -60,6 +74,10 @@ export interface ResolvedConfig {
     outputThresholdChars: number;
     /** `tools.profile`; absent = automatic (compact for a small discovered context window). */
     toolProfile?: 'full' | 'compact';
+    /** `agents.maxDepth`, and `agents.maxTurns`/`maxTimeMinutes` as ceilings for every subagent. */
+    agentLimits?: Partial<SubagentLimits>;
+    /** `agents.overrides`, with minutes as milliseconds. */
+    agentOverrides?: Record<string, SubagentOverride>;
     /** `tools.toolSearch`: declared tools past which MCP tools are deferred; absent = never. */
     deferToolsAbove?: number;
   };
@@ -105,7 +123,7 @@ export function resolveConfig(
       ...webSearchOption(tools.webSearch, env),
     },
     session: {
-      approvalMode: context.trusted ? approvalMode(args, settings) : 'default',
+      ...approvalModeOptions(args, settings, context),
       maxSessionTurns: model.maxSessionTurns ?? -1,
       loopDetection: loopDetection(settings),
       ...(model.compressionThreshold !== undefined
@@ -116,6 +134,7 @@ export function resolveConfig(
       retry: retryOverrides(env, settings),
       outputThresholdChars: tools.truncateToolOutputThreshold ?? DEFAULT_OUTPUT_THRESHOLD_CHARS,
       ...(tools.profile ? { toolProfile: tools.profile } : {}),
+      ...agentOptions(settings),
       ...(tools.toolSearch?.enabled === false
         ? {}
         : { deferToolsAbove: tools.toolSearch?.threshold ?? DEFAULT_DEFER_TOOLS_ABOVE }),
@@ -170,9 +189,50 @@ function loopDetection(settings: Settings): LoopDetectionOptions {
   };
 }
 
-function approvalMode(args: ConfigArgs, settings: Settings): ApprovalMode {
-  // yolo is never taken from settings (the schema does not allow it): only a flag turns it on.
-  return args.approvalMode ?? settings.general?.defaultApprovalMode ?? 'default';
+/**
+ * The first approval mode: a flag, else the settings' default (yolo is never taken from settings:
+ * the schema does not allow it), decided against the lock-down. A refused mode throws
+ * ApprovalModeError: the front end stops with a configuration error rather than run in another
+ * mode than the one asked for.
+ */
+function approvalModeOptions(
+  args: ConfigArgs,
+  settings: Settings,
+  context: ConfigContext,
+): Pick<ResolvedConfig['session'], 'approvalMode' | 'approvalModeSource' | 'approvalLockdown'> {
+  const source: ApprovalModeSource = args.approvalMode !== undefined ? 'flag' : 'settings';
+  const lockdown = approvalLockdown(settings);
+  const decision = decideApprovalMode(
+    { mode: args.approvalMode ?? settings.general?.defaultApprovalMode ?? 'default', source },
+    { lockdown, trusted: context.trusted },
+  );
+  if (!decision.ok) throw new ApprovalModeError(decision.message);
+  return { approvalMode: decision.mode, approvalModeSource: source, approvalLockdown: lockdown };
+}
+
+/** Settings `agents.*` as the Session's subagent options; absent when none is set. */
+function agentOptions(settings: Settings): Pick<ResolvedConfig['session'], 'agentLimits' | 'agentOverrides'> {
+  const agents = settings.agents ?? {};
+  const limits: Partial<SubagentLimits> = {
+    ...(agents.maxDepth !== undefined ? { maxDepth: agents.maxDepth } : {}),
+    ...(agents.maxTurns !== undefined ? { maxTurnsCeiling: agents.maxTurns } : {}),
+    ...(agents.maxTimeMinutes !== undefined ? { timeoutCeilingMs: agents.maxTimeMinutes * 60_000 } : {}),
+  };
+  const overrides = Object.entries(agents.overrides ?? {}).map(
+    ([name, override]): [string, SubagentOverride] => [
+      name,
+      {
+        ...(override.enabled !== undefined ? { enabled: override.enabled } : {}),
+        ...(override.model !== undefined ? { model: override.model } : {}),
+        ...(override.maxTurns !== undefined ? { maxTurns: override.maxTurns } : {}),
+        ...(override.maxTimeMinutes !== undefined ? { timeoutMs: override.maxTimeMinutes * 60_000 } : {}),
+      },
+    ],
+  );
+  return {
+    ...(Object.keys(limits).length > 0 ? { agentLimits: limits } : {}),
+    ...(overrides.length > 0 ? { agentOverrides: Object.fromEntries(overrides) } : {}),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BudgetLimits } from '../agent/budgets';
 import type { RetryPolicy } from '../agent/retry';
-import type { SubagentDefinition, SubagentLimits } from '../agent/subagents';
+import type { SubagentDefinition, SubagentLimits, SubagentOverride } from '../agent/subagents';
 import type { ProjectMemory } from '../context/memory-files';
 import type { ContentGenerator } from '../contracts/content-generator';
 import type { Content, GenerationConfig, Part } from '../contracts/messages';
@@ -16,6 +16,7 @@ import type { Telemetry } from '../telemetry/telemetry';
 import type { OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
 import type { TodoItem, ToolContext } from '../tools/tool';
+import type { ApprovalLockdown, ApprovalModeSource } from './approval-mode-gate';
 import type { TurnRecorder } from './recorder';
 import type { SessionStatsSnapshot } from './stats';
 
@@ -27,6 +28,13 @@ export interface SessionOptions {
   tools: ToolRegistry;
   toolContext: ToolContext;
   approvalMode?: ApprovalMode;
+  /**
+   * What the settings lock (`security.disableYoloMode`, `admin.secureModeEnabled`): the first
+   * mode and every change are decided against it (approval-mode-gate.ts). Absent = nothing locked.
+   */
+  approvalLockdown?: ApprovalLockdown;
+  /** Who asked for `approvalMode` (the refusal's wording); default `sdk`. */
+  approvalModeSource?: ApprovalModeSource;
   policy?: PolicyChecker;
   /** Present in interactive front ends; without it, calls that need approval are refused. */
   confirm?: ConfirmHandler;
@@ -92,8 +100,10 @@ export interface SessionOptions {
   budgets?: BudgetLimits;
   /** Custom subagents for `invoke_agent`, after the built-ins (agent files, extensions). */
   agents?: readonly SubagentDefinition[];
-  /** Defaults for every subagent (settings `agents.*`). */
+  /** Limits for every subagent (settings `agents.maxTurns`, `maxTimeMinutes`, `maxDepth`). */
   agentLimits?: Partial<SubagentLimits>;
+  /** Settings `agents.overrides`: agents turned off, or with their own model and limits. */
+  agentOverrides?: Readonly<Record<string, SubagentOverride>>;
 }
 
 /** Model round trips allowed for one prompt unless configured. */

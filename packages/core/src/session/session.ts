@@ -36,6 +36,12 @@ import type { TodoItem, ToolContext } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
 import { approvalModeAccess } from './approval-access';
+import {
+  type ApprovalModeDecision,
+  ApprovalModeError,
+  type ApprovalModeSource,
+  decideApprovalMode,
+} from './approval-mode-gate';
 import { DeferredTools, withToolSearch } from './deferred-tools';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
@@ -88,7 +94,12 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
-    this.approvalMode = options.approvalMode ?? 'default';
+    const first = decideApprovalMode(
+      { mode: options.approvalMode ?? 'default', source: options.approvalModeSource ?? 'sdk' },
+      { lockdown: options.approvalLockdown ?? {} },
+    );
+    if (!first.ok) throw new ApprovalModeError(first.message);
+    this.approvalMode = first.mode;
     this.memory = options.memory;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.recorder = options.recorder;
@@ -146,7 +157,10 @@ export class Session {
         options.toolContext.model ?? toolModelClient(utility('utility_tool'), () => this.chat.getModel()),
       approvalMode:
         options.toolContext.approvalMode ??
-        approvalModeAccess({ get: () => this.approvalMode, set: (mode) => this.setApprovalMode(mode) }),
+        approvalModeAccess({
+          get: () => this.approvalMode,
+          set: (mode) => void this.setApprovalMode(mode, { source: 'tool' }),
+        }),
       todos: options.toolContext.todos ?? {
         get: () => structuredClone(this.todoItems),
         set: (items) => {
@@ -182,9 +196,10 @@ export class Session {
       outputLimit,
       ...(this.hooks ? { hooks: this.hooks } : {}),
     });
+    const agentLimits = { ...DEFAULT_SUBAGENT_LIMITS, ...options.agentLimits };
     this.agents = new SubagentRunner({
-      definitions: subagentDefinitions(options.agents ?? []),
-      limits: { ...DEFAULT_SUBAGENT_LIMITS, ...options.agentLimits },
+      definitions: subagentDefinitions(options.agents ?? [], options.agentOverrides),
+      limits: agentLimits,
       generator: options.generator,
       observer: fanOut(this.stats.forRole('subagent'), this.budget, telemetryObserver),
       parentModel: () => this.chat.getModel(),
@@ -204,7 +219,9 @@ export class Session {
           memory: this.memory?.systemBlock() ?? '',
         }),
     });
-    this.toolContext.agents = this.agents;
+    // `agents.maxDepth: 0`: no subagents at all, so invoke_agent is neither offered nor run.
+    const delegation = agentLimits.maxDepth > 0;
+    this.toolContext.agents = delegation ? this.agents : undefined;
     // Model hooks see only the conversation's requests, not the one-shot calls of tools.
     const modelSteps: ModelSteps | undefined = this.hooks ? this.hooks.modelSteps() : undefined;
     const offer = modelOffer({
@@ -215,6 +232,7 @@ export class Session {
       approvalMode: () => this.approvalMode,
       memory: () => this.memory?.systemBlock() ?? '',
       agents: this.agents,
+      delegation,
       profile,
       ...(this.deferred ? { deferred: withToolSearch(this.deferred, options.tools) } : {}),
     });
@@ -369,8 +387,17 @@ export class Session {
     return this.approvalMode;
   }
 
-  setApprovalMode(mode: ApprovalMode): void {
-    this.approvalMode = mode;
+  /**
+   * Switches the approval mode, unless the lock-down forbids the new one: the answer says which
+   * mode the session is in, or why the switch was refused (the mode then stays as it was).
+   */
+  setApprovalMode(mode: ApprovalMode, request: { source?: ApprovalModeSource } = {}): ApprovalModeDecision {
+    const decision = decideApprovalMode(
+      { mode, source: request.source ?? 'sdk' },
+      { lockdown: this.options.approvalLockdown ?? {} },
+    );
+    if (decision.ok) this.approvalMode = decision.mode;
+    return decision;
   }
 
   /** The session's cost so far at list prices (resumed turns included); undefined when a model used has no known price. */

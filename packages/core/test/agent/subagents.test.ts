@@ -3,56 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { routeAgentMention } from '../../src/agent/agent-mention';
 import type { SubagentDefinition } from '../../src/agent/subagents';
 import type { ContentGenerator } from '../../src/contracts/content-generator';
-import type { GenerateRequest, GenerateResponse } from '../../src/contracts/messages';
 import { Session } from '../../src/session/session';
 import { applyPatchTool } from '../../src/tools/builtin/apply-patch';
 import { invokeAgentTool } from '../../src/tools/builtin/invoke-agent';
 import { ToolRegistry } from '../../src/tools/registry';
 import type { Tool } from '../../src/tools/tool';
 import { calls, collect, ofType, tempContext, testTools, text } from '../helpers';
-
-/** Who a request is from: the main agent, or the subagent whose prompt opens the instruction. */
-function speaker(request: GenerateRequest): string {
-  const instruction = request.systemInstruction ?? '';
-  return instruction.startsWith('You are kodo') ? 'main' : instruction.split('\n')[0]!;
-}
-
-/**
- * A model that answers each speaker from its own script, so parallel children get their own
- * turns whatever order their requests come in. `gate` holds a speaker's first request until
- * `release` is called, to prove two children were running at once.
- */
-function routedModel(scripts: Record<string, GenerateResponse[][]>) {
-  const requests: { speaker: string; request: GenerateRequest }[] = [];
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const generator: ContentGenerator = {
-    provider: 'routed',
-    generateContent: async () => ({}),
-    countTokens: async () => ({ totalTokens: 0 }),
-    async *generateContentStream(request) {
-      const who = speaker(request);
-      requests.push({ speaker: who, request: structuredClone(request) });
-      const script = scripts[who];
-      const next = script?.shift();
-      if (!next) throw new Error(`no scripted answer for ${who}`);
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      inFlight -= 1;
-      yield* next;
-    },
-  };
-  return { generator, requests, maxInFlight: () => maxInFlight };
-}
-
-const agent = (name: string, overrides: Partial<SubagentDefinition> = {}): SubagentDefinition => ({
-  name,
-  description: `The ${name} agent.`,
-  systemPrompt: `You are ${name}.`,
-  source: 'test',
-  ...overrides,
-});
+import { agent, invoke, routedModel, speaker } from './subagent-helpers';
 
 function session(
   generator: ContentGenerator,
@@ -71,12 +28,6 @@ function session(
     retry: { maxAttempts: 1, streamMaxAttempts: 1 },
   });
 }
-
-const invoke = (agent_name: string, prompt: string, id?: string) => ({
-  name: 'invoke_agent',
-  args: { agent_name, prompt },
-  ...(id ? { id } : {}),
-});
 
 describe('subagents', () => {
   it('runs a custom agent in its own loop, with its own history, and returns its answer', async () => {

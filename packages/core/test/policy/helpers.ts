@@ -9,7 +9,8 @@ import type { ToolKind } from '../../src/tools/tool';
 /** Rules from TOML text, failing the test on any policy message. */
 export function rulesFrom(text: string, tier: PolicyTier = 'user') {
   const parsed = parsePolicyToml(text, { tier, file: `${tier}.toml` });
-  if (parsed.messages.length > 0) throw new Error(parsed.messages.join('\n'));
+  const messages = [...parsed.errors, ...parsed.warnings];
+  if (messages.length > 0) throw new Error(messages.join('\n'));
   return parsed.rules;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PolicyEngine } from '../../src/scheduler/policy/engine';
-import { loadPolicyEngine } from '../../src/scheduler/policy/sources';
+import { loadPolicyEngine, namedPolicyPaths, PolicyLoadError } from '../../src/scheduler/policy/sources';
 import { parsePolicyToml } from '../../src/scheduler/policy/toml-rules';
 import { call, ctx, shell } from './helpers';
 
@@ -61,9 +61,11 @@ checker = { type = "in-process", name = "allowed-path" }
 describe('policy TOML', () => {
   it('reads a Gemini CLI policy file unchanged', async () => {
     const parsed = parsePolicyToml(GEMINI_STYLE, { tier: 'user', file: 'team.toml' });
-    expect(parsed.messages).toEqual([]);
-    // 3 prefixes + 1 regex + 2 tool names + 1 + 1 + 1
-    expect(parsed.rules).toHaveLength(9);
+    expect(parsed.errors).toEqual([]);
+    // kodo runs no safety checkers: the one here makes write_file ask instead (subagent-rules.test.ts).
+    expect(parsed.warnings).toEqual([expect.stringContaining('cannot run the checker "allowed-path"')]);
+    // 3 prefixes + 1 regex + 2 tool names + 1 + 1 + 1, and the checker's
+    expect(parsed.rules).toHaveLength(10);
     expect(parsed.rules[0]).toMatchObject({
       toolName: 'run_shell_command',
       decision: 'allow',
@@ -73,7 +75,7 @@ describe('policy TOML', () => {
       toolName: 'mcp_github_create_issue',
       modes: ['auto_edit', 'yolo'],
     });
-    expect(parsed.rules.at(-1)).toMatchObject({ allowRedirection: true });
+    expect(parsed.rules.at(-2)).toMatchObject({ allowRedirection: true });
     expect(parsed.rules.find((rule) => rule.denyMessage)).toMatchObject({
       denyMessage: 'Lock files are generated.',
     });
@@ -94,8 +96,8 @@ describe('policy TOML', () => {
   it('reports a broken file and loads nothing from it', () => {
     const parsed = parsePolicyToml('[[rule]\ntoolName = "x"', { tier: 'user', file: '/p/broken.toml' });
     expect(parsed.rules).toEqual([]);
-    expect(parsed.messages).toHaveLength(1);
-    expect(parsed.messages[0]).toMatch(/^\[USER\] Policy file error in \/p\/broken\.toml: .*line 1/);
+    expect(parsed.errors).toHaveLength(1);
+    expect(parsed.errors[0]).toMatch(/^\[USER\] Policy file error in \/p\/broken\.toml: .*line 1/);
   });
 
   it.each([
@@ -125,9 +127,9 @@ describe('policy TOML', () => {
     const text = `${bad}\n[[rule]]\ntoolName = "glob"\ndecision = "deny"\npriority = 1\n`;
     const parsed = parsePolicyToml(text, { tier: 'admin', file: 'mixed.toml' });
     expect(parsed.rules.map((rule) => rule.toolName)).toEqual(['glob']);
-    expect(parsed.messages).toHaveLength(1);
-    expect(parsed.messages[0]).toMatch(/^\[ADMIN\] Policy file error in mixed\.toml: rule #1: /);
-    expect(parsed.messages[0]).toMatch(message);
+    expect(parsed.errors).toHaveLength(1);
+    expect(parsed.errors[0]).toMatch(/^\[ADMIN\] Policy file error in mixed\.toml: rule #1: /);
+    expect(parsed.errors[0]).toMatch(message);
   });
 
   it('warns about the old server__tool syntax but loads the rule', () => {
@@ -136,7 +138,7 @@ describe('policy TOML', () => {
       file: 'old.toml',
     });
     expect(parsed.rules).toHaveLength(1);
-    expect(parsed.messages[0]).toMatch(/^\[USER\] Policy file warning in old\.toml: rule #1: .*mcpName/);
+    expect(parsed.warnings[0]).toMatch(/^\[USER\] Policy file warning in old\.toml: rule #1: .*mcpName/);
   });
 });
 
@@ -186,32 +188,82 @@ describe('policy sources', () => {
     const dir = join(root, 'more');
     write(join(dir, 'x.toml'), rule('tool_x', 'allow'));
     write(join(root, 'admin.toml'), rule('tool_x', 'deny', 'denyMessage = "Admins said no."'));
-    const messages: string[] = [];
     const engine = await loadPolicyEngine({
       cwd,
       env,
-      policyPaths: [file, dir, join(root, 'missing.toml')],
+      policyPaths: [file, dir],
       adminPolicyPaths: [join(root, 'admin.toml')],
-      onFeedback: (message) => messages.push(message),
     });
     const check = (name: string) => engine.check(call(name), ctx('default', false));
     expect((await check('tool_a')).decision).toBe('deny');
     expect((await check('tool_b')).decision).toBe('allow');
     expect(await check('tool_x')).toEqual({ decision: 'deny', denyMessage: 'Admins said no.' });
-    expect(messages).toEqual([
-      expect.stringMatching(/^\[USER\] Policy file error in .*missing\.toml: no such file or directory$/),
+  });
+
+  it('refuses to build an engine without a named file, listing every problem', async () => {
+    const missing = join(root, 'missing.toml');
+    write(join(root, 'bad.toml'), rule('tool_x', 'deny', 'argsPattern = "(unclosed"'));
+    const loading = loadPolicyEngine({
+      cwd,
+      env,
+      policyPaths: [missing],
+      adminPolicyPaths: [join(root, 'bad.toml')],
+    });
+    await expect(loading).rejects.toBeInstanceOf(PolicyLoadError);
+    const error = (await loading.catch((e: unknown) => e)) as PolicyLoadError;
+    expect(error.problems).toEqual([
+      `[USER] Policy file error in ${missing}: no such file or directory`,
+      expect.stringMatching(
+        /^\[ADMIN\] Policy file error in .*bad\.toml: rule #1: invalid regular expression/,
+      ),
     ]);
   });
 
-  it('reports an invalid file through the callback and keeps loading the others', async () => {
+  it('fails closed on a broken file it found by itself: it may have held the denials', async () => {
     write(join(env.KODO_HOME!, 'policies', 'bad.toml'), 'this is not toml');
     write(join(env.KODO_HOME!, 'policies', 'good.toml'), rule('tool_g', 'allow'));
-    const messages: string[] = [];
-    const engine = await loadPolicyEngine({ cwd, env, onFeedback: (m) => messages.push(m) });
-    expect(messages).toEqual([
-      expect.stringContaining(`[USER] Policy file error in ${join(env.KODO_HOME!, 'policies', 'bad.toml')}:`),
+    await expect(loadPolicyEngine({ cwd, env })).rejects.toThrow(
+      `[USER] Policy file error in ${join(env.KODO_HOME!, 'policies', 'bad.toml')}:`,
+    );
+  });
+
+  it("names paths from settings: the user's replace the user folders and add admin rules, the project's stay in the workspace tier", async () => {
+    write(join(env.KODO_HOME!, 'policies', 'a.toml'), rule('tool_a', 'allow'));
+    write(join(root, 'user.toml'), rule('tool_u', 'allow'));
+    write(join(root, 'admin.toml'), rule('tool_x', 'deny'));
+    // The project's "admin" policy tries to allow what the user's admin policy denies, and more.
+    write(
+      join(cwd, 'team', 'admin.toml'),
+      rule('tool_x', 'allow') + rule('tool_p', 'allow') + rule('tool_u', 'deny').replace('10', '999'),
+    );
+    const named = namedPolicyPaths({
+      flags: {},
+      settings: [
+        {
+          scope: 'user',
+          policyPaths: [join(root, 'user.toml')],
+          adminPolicyPaths: [join(root, 'admin.toml')],
+        },
+        { scope: 'project', adminPolicyPaths: ['team/admin.toml'] },
+      ],
+    });
+    const engine = await loadPolicyEngine({ cwd, env, ...named });
+    const check = async (name: string) => (await engine.check(call(name), ctx('default', false))).decision;
+    expect(await check('tool_a')).toBe('deny');
+    expect(await check('tool_u')).toBe('allow');
+    expect(await check('tool_x')).toBe('deny');
+    // The project's file may deny (in the workspace tier, below the user's allow) but never allow.
+    expect(await check('tool_p')).toBe('deny');
+    expect(engine.getRules().filter((r) => r.source?.endsWith(join('team', 'admin.toml')))).toEqual([
+      expect.objectContaining({ toolName: 'tool_u', decision: 'deny', priority: 3.999 }),
     ]);
-    expect((await engine.check(call('tool_g'), ctx('default', false))).decision).toBe('allow');
+    // --policy wins over the settings' policyPaths; --admin-policy adds to adminPolicyPaths.
+    expect(
+      namedPolicyPaths({
+        flags: { policyPaths: ['flag.toml'], adminPolicyPaths: ['flag-admin.toml'] },
+        settings: [{ scope: 'user', policyPaths: ['settings.toml'], adminPolicyPaths: ['a.toml'] }],
+      }),
+    ).toEqual({ policyPaths: ['flag.toml'], adminPolicyPaths: ['flag-admin.toml', 'a.toml'] });
   });
 
   it('turns tools.exclude, tools.allowed and tools.core into rules', async () => {

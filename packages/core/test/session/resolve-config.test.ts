@@ -24,6 +24,8 @@ describe('resolveConfig', () => {
     });
     expect(config.session).toEqual({
       approvalMode: 'default',
+      approvalModeSource: 'settings',
+      approvalLockdown: {},
       maxSessionTurns: -1,
       loopDetection: DEFAULT_LOOP_DETECTION,
       retry: {},
@@ -84,6 +86,8 @@ describe('resolveConfig', () => {
     const { session } = resolveConfig({}, { KODO_RETRY_BASE_MS: '2' }, settings, trusted);
     expect(session).toEqual({
       approvalMode: 'default',
+      approvalModeSource: 'settings',
+      approvalLockdown: {},
       maxSessionTurns: 7,
       compressionThreshold: 0.7,
       fallbackModel: 'gemini-2.5-flash',

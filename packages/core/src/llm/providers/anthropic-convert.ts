@@ -175,5 +175,7 @@ export function anthropicErrorFromBody(body: unknown, fallback: ErrorFallback = 
       status: ERROR_STATUS[String(fields.type)],
     }),
     'Error from the Anthropic API',
+    // 401 authentication_error (a wrong key), 403 permission_error (a key that may not do this).
+    (status) => status === 401 || status === 403,
   );
 }

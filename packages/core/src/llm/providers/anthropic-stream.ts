@@ -7,7 +7,9 @@
 
 import type { FinishReason, GenerateResponse, Part, UsageMetadata } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
+import { readShape } from '../response-shape';
 import { anthropicErrorFromBody } from './anthropic-convert';
+import { ANTHROPIC_SOURCE, checkAnthropicEvent } from './anthropic-shape';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
 import { modelChunk } from './model-chunk';
 
@@ -62,8 +64,7 @@ export class AnthropicStreamConverter {
   private meta: Partial<GenerateResponse> = {};
 
   push(event: unknown): GenerateResponse[] {
-    if (!event || typeof event !== 'object') return [];
-    const e = event as Json;
+    const e = readShape(ANTHROPIC_SOURCE, () => checkAnthropicEvent(event));
     switch (e.type) {
       case 'message_start': {
         const message = (e.message ?? {}) as Json;

@@ -5,6 +5,7 @@
  * be plain text or a proxy's HTML page, is the same for both.
  */
 import { ApiError } from '../../contracts/errors';
+import { oneLine } from './gemini-errors';
 import { type HttpErrorMapper, retryAfterFromHeaders } from './http-stream';
 
 type Json = Record<string, unknown>;
@@ -20,18 +21,31 @@ export interface ErrorFallback {
 /** What a provider finds in the envelope's `error` (`fields`: it as an object, `{}` if it is not). */
 export type EnvelopeReader = (error: unknown, fields: Json) => { message?: string; status?: number };
 
-/** An envelope → ApiError; the fallback's status wins, its text stands in for a missing message. */
+/** Whether the provider refused the credentials, from the final status and the envelope's fields. */
+export type AuthFailureTest = (status: number, fields: Json) => boolean;
+
+/**
+ * An envelope → ApiError; the fallback's status wins, its text stands in for a missing message.
+ * `isAuthFailure` (the provider's way of saying "bad key") marks the error for exit 41, with its
+ * message on one line.
+ */
 export function errorFromEnvelope(
   body: unknown,
   fallback: ErrorFallback,
   read: EnvelopeReader,
   defaultText: string,
+  isAuthFailure: AuthFailureTest = () => false,
 ): ApiError {
   const error = (body as { error?: unknown } | null)?.error;
-  const found = read(error, (error && typeof error === 'object' ? error : {}) as Json);
-  return new ApiError(found.message ?? fallback.text ?? defaultText, {
-    status: fallback.status ?? found.status ?? 500,
+  const fields = (error && typeof error === 'object' ? error : {}) as Json;
+  const found = read(error, fields);
+  const status = fallback.status ?? found.status ?? 500;
+  const message = found.message ?? fallback.text ?? defaultText;
+  const authFailure = isAuthFailure(status, fields);
+  return new ApiError(authFailure ? oneLine(message) : message, {
+    status,
     ...(fallback.retryAfterMs !== undefined ? { retryAfterMs: fallback.retryAfterMs } : {}),
+    ...(authFailure ? { authFailure } : {}),
     cause: error,
   });
 }

@@ -81,7 +81,41 @@ export function apiErrorFromHttp(
     message = `HTTP ${status}${statusText ? ` ${statusText}` : ''}${snippet ? `: ${snippet}` : ''}`;
   }
   const retryAfterMs = parseRetryAfter(retryAfterHeader) ?? retryDelayFromDetails(envelope?.error?.details);
-  return new ApiError(message, { status, retryAfterMs, cause: envelope?.error });
+  const authFailure = isGeminiAuthFailure(status, envelope?.error);
+  return new ApiError(authFailure ? oneLine(message) : message, {
+    status,
+    retryAfterMs,
+    authFailure,
+    cause: envelope?.error,
+  });
+}
+
+const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+/** How the API words a key it refuses, when the ErrorInfo detail is missing (proxies, mocks). */
+const KEY_REFUSED = /\bAPI key (not valid|expired|invalid)/i;
+
+/**
+ * Whether Google refused the credentials: 401 (UNAUTHENTICATED), 403 (PERMISSION_DENIED: the key
+ * may not use this API or model), or a 400 whose ErrorInfo reason is API_KEY_INVALID (a wrong or
+ * expired key). Other 400s (a bad argument, an unsupported location) are not.
+ */
+function isGeminiAuthFailure(status: number | undefined, error: GoogleErrorEnvelope['error']): boolean {
+  if (status === 401 || status === 403) return true;
+  if (status !== 400 || !error) return false;
+  const reasons = Array.isArray(error.details)
+    ? error.details
+        .filter((detail) => (detail as Record<string, unknown> | null)?.['@type'] === ERROR_INFO_TYPE)
+        .map((detail) => (detail as Record<string, unknown>).reason)
+    : [];
+  return (
+    reasons.includes('API_KEY_INVALID') ||
+    (typeof error.message === 'string' && KEY_REFUSED.test(error.message))
+  );
+}
+
+/** A provider's message on one line (the person reads it as the one-line reason of exit 41). */
+export function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /**
@@ -95,7 +129,13 @@ export function apiErrorFromStreamChunk(chunk: unknown): ApiError | undefined {
   const status = typeof error.code === 'number' ? error.code : undefined;
   const message =
     typeof error.message === 'string' && error.message ? error.message : 'Error in response stream';
-  return new ApiError(message, { status, retryAfterMs: retryDelayFromDetails(error.details), cause: error });
+  const authFailure = isGeminiAuthFailure(status, error);
+  return new ApiError(authFailure ? oneLine(message) : message, {
+    status,
+    retryAfterMs: retryDelayFromDetails(error.details),
+    authFailure,
+    cause: error,
+  });
 }
 
 /** A stream chunk (or unary body) that is not valid JSON. Retryable by code and by wording. */

@@ -15,6 +15,7 @@ import type {
   GenerationConfig,
 } from '../../contracts/messages';
 import { boundFunctionCallArgs } from '../args-depth';
+import { checkGenerateResponse, expectFields, readShape } from '../response-shape';
 import { apiErrorFromHttp, apiErrorFromStreamChunk, malformedChunkError } from './gemini-errors';
 import {
   type HttpErrorMapper,
@@ -108,6 +109,13 @@ function parseJson(payload: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+const SOURCE = 'the Gemini API';
+
+/** A chunk or answer whose shape kodo reads, checked before anything trusts it. */
+function checkedResponse(value: Record<string, unknown>): GenerateResponse {
+  return readShape(SOURCE, () => checkGenerateResponse(value));
+}
+
 export class GeminiContentGenerator implements ContentGenerator {
   readonly provider = 'gemini';
   private readonly base: string;
@@ -129,12 +137,15 @@ export class GeminiContentGenerator implements ContentGenerator {
   async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
     const body = toGeminiRequestBody(request);
     const parsed = await this.unary(request.model, 'generateContent', body, signal);
-    return boundFunctionCallArgs(parsed as GenerateResponse);
+    return boundFunctionCallArgs(checkedResponse(parsed));
   }
 
   async countTokens(request: GenerateRequest, signal: AbortSignal): Promise<CountTokensResponse> {
     // The Gemini API (unlike Vertex) rejects systemInstruction/tools here, as the SDK does.
     const parsed = await this.unary(request.model, 'countTokens', { contents: request.contents }, signal);
+    readShape(SOURCE, () =>
+      expectFields(parsed, '', { totalTokens: 'number', cachedContentTokenCount: 'number' }),
+    );
     const result: CountTokensResponse = { totalTokens: Number(parsed.totalTokens ?? 0) };
     if (typeof parsed.cachedContentTokenCount === 'number') {
       result.cachedContentTokenCount = parsed.cachedContentTokenCount;
@@ -149,7 +160,7 @@ export class GeminiContentGenerator implements ContentGenerator {
     const post = this.post(request.model, 'streamGenerateContent', toGeminiRequestBody(request), signal);
     // Over-deep tool arguments are replaced as soon as they are read (args-depth.ts).
     for await (const payload of postEventStream(post))
-      yield boundFunctionCallArgs(parseJson(payload) as GenerateResponse);
+      yield boundFunctionCallArgs(checkedResponse(parseJson(payload)));
   }
 
   private async unary(

@@ -20,9 +20,11 @@ import type {
   UsageMetadata,
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
+import { readShape } from '../response-shape';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
 import { modelChunk } from './model-chunk';
+import { checkOpenAIChunk, checkOpenAICompletion, OPENAI_SOURCE } from './openai-shape';
 
 export interface OpenAIBodyOptions {
   stream: boolean;
@@ -232,7 +234,25 @@ export function openAIErrorFromBody(body: unknown, fallback: ErrorFallback = {})
       };
     },
     'Error from the OpenAI-compatible API',
+    isOpenAIAuthFailure,
   );
+}
+
+/** What OpenAI and compatible servers call a refused key, in `error.code` or `error.type`. */
+const KEY_REFUSALS = new Set([
+  'invalid_api_key',
+  'authentication_error',
+  'permission_error',
+  'insufficient_permissions',
+]);
+
+/**
+ * 401 is a refused key; a 403 only when the envelope says so (OpenAI also answers 403 for an
+ * unsupported country, which no key fixes); any status whose code is `invalid_api_key`.
+ */
+function isOpenAIAuthFailure(status: number, fields: Record<string, unknown>): boolean {
+  const named = KEY_REFUSALS.has(String(fields.code)) || KEY_REFUSALS.has(String(fields.type));
+  return status === 401 || (status === 403 && named) || fields.code === 'invalid_api_key';
 }
 
 interface PendingCall {
@@ -279,8 +299,7 @@ export class OpenAIStreamConverter {
   private ended = false;
 
   push(chunk: unknown): GenerateResponse[] {
-    if (!chunk || typeof chunk !== 'object') return [];
-    const c = chunk as Json;
+    const c = readShape(OPENAI_SOURCE, () => checkOpenAIChunk(chunk));
     if (c.error) throw openAIErrorFromBody(c);
     if (typeof c.model === 'string') this.meta.modelVersion = c.model;
     if (typeof c.id === 'string') this.meta.responseId = c.id;
@@ -350,7 +369,7 @@ export class OpenAIStreamConverter {
 
 /** A non-streamed `chat.completion` → one kodo response. */
 export function openAICompletionToResponse(completion: unknown): GenerateResponse {
-  const c = (completion ?? {}) as Json;
+  const c = readShape(OPENAI_SOURCE, () => checkOpenAICompletion(completion));
   if (c.error) throw openAIErrorFromBody(c);
   const choices = Array.isArray(c.choices) ? (c.choices as Json[]) : [];
   const choice = choices.find((entry) => (entry.index ?? 0) === 0) ?? {};

@@ -12,6 +12,7 @@ import type {
   PolicyWorkspace,
 } from './policy';
 import {
+  agentAliasMatches,
   commandPrefixPattern,
   effectivePriority,
   escapeRegExp,
@@ -38,6 +39,8 @@ export interface PolicyEngineOptions {
 }
 
 const SHELL_TOOL = 'run_shell_command';
+/** Also matched by the name of the agent it starts (its `agent_name`). */
+const INVOKE_AGENT = 'invoke_agent';
 /** "Allow always" rules: workspace tier + .95 in the session, user tier + .95 once saved. */
 const ALWAYS_ALLOW_PRIORITY = 950;
 /** From least to most permissive: an approval given in one mode also holds in the later ones. */
@@ -56,6 +59,8 @@ interface Verdict {
  */
 export class PolicyEngine implements PolicyChecker {
   private rules: PolicyRule[];
+  /** Safety checkers kodo cannot run: each turns an allow of what it matches into an ask. */
+  private checkers: PolicyRule[] = [];
   private shellParser: ShellParser | undefined;
   private shellParserLoading: Promise<ShellParser> | undefined;
   /** The mode of the latest check, for "allow always" answers that do not name one. */
@@ -63,7 +68,8 @@ export class PolicyEngine implements PolicyChecker {
 
   constructor(private readonly options: PolicyEngineOptions = {}) {
     const plansDir = options.plansDir;
-    this.rules = sortRules([...builtinRules(plansDir ? { plansDir } : {}), ...(options.rules ?? [])]);
+    this.rules = sortRules(builtinRules(plansDir ? { plansDir } : {}));
+    this.addRules(options.rules ?? []);
   }
 
   /** Every rule, highest priority first. */
@@ -72,12 +78,13 @@ export class PolicyEngine implements PolicyChecker {
   }
 
   addRules(rules: PolicyRule[]): void {
-    this.rules = sortRules([...this.rules, ...rules]);
+    this.checkers.push(...rules.filter((rule) => rule.unenforcedChecker !== undefined));
+    this.rules = sortRules([...this.rules, ...rules.filter((rule) => rule.unenforcedChecker === undefined)]);
   }
 
   async check(call: PolicyCheckInput, context: PolicyContext): Promise<PolicyCheckResult> {
     this.lastMode = context.mode;
-    const verdict = await this.decide(call, context);
+    const verdict = this.withCheckers(await this.decide(call, context), call, context);
     const decision =
       verdict.decision === 'ask_user' && !context.interactive && !verdict.rule?.alwaysAsk
         ? 'deny'
@@ -87,6 +94,8 @@ export class PolicyEngine implements PolicyChecker {
   }
 
   isToolHidden(tool: PolicyToolInfo, context: PolicyContext): boolean {
+    // A checker kodo cannot run over every call of the tool makes each call ask.
+    const checked = this.checkers.some((c) => !c.argsPattern && ruleAppliesToTool(c, tool, context));
     for (const rule of this.rules) {
       if (!ruleAppliesToTool(rule, tool, context)) continue;
       // A rule on the arguments only decides some calls: an allow or ask keeps the tool
@@ -96,7 +105,8 @@ export class PolicyEngine implements PolicyChecker {
         return false;
       }
       if (rule.alwaysAsk) return false;
-      return effective(rule.decision, context) === 'deny';
+      const decision = checked && rule.decision === 'allow' ? 'ask_user' : rule.decision;
+      return effective(decision, context) === 'deny';
     }
     return effective(defaultDecision(context), context) === 'deny';
   }
@@ -218,14 +228,33 @@ export class PolicyEngine implements PolicyChecker {
     return { decision: aggregate };
   }
 
+  /** An allow that a checker kodo cannot run covers becomes a question (refused headless). */
+  private withCheckers(verdict: Verdict, call: PolicyCheckInput, context: PolicyContext): Verdict {
+    if (verdict.decision !== 'allow' || this.checkers.length === 0) return verdict;
+    const text = stableStringifyArgs(call.args);
+    const checker = this.checkers.find(
+      (rule) => ruleAppliesToTool(rule, call, context) && (!rule.argsPattern || rule.argsPattern.test(text)),
+    );
+    return checker ? { decision: 'ask_user', rule: checker } : verdict;
+  }
+
   private match(
     call: PolicyCheckInput,
     stringified: string | undefined,
     context: PolicyContext,
   ): PolicyRule | undefined {
     const text = stringified ?? stableStringifyArgs(call.args);
+    const agentName =
+      call.name === INVOKE_AGENT && typeof call.args.agent_name === 'string'
+        ? call.args.agent_name
+        : undefined;
     return this.rules.find(
-      (rule) => ruleAppliesToTool(rule, call, context) && (!rule.argsPattern || rule.argsPattern.test(text)),
+      (rule) =>
+        (ruleAppliesToTool(rule, call, context) ||
+          (agentName !== undefined &&
+            agentAliasMatches(rule, agentName) &&
+            ruleAppliesToTool({ ...rule, toolName: undefined }, call, context))) &&
+        (!rule.argsPattern || rule.argsPattern.test(text)),
     );
   }
 

@@ -57,6 +57,11 @@ export interface PolicyContext {
   /** A person can answer confirmations; without one an `ask_user` decision becomes a denial. */
   interactive: boolean;
   /**
+   * The subagents the call is made inside, outermost first (`invoke_agent` started the first,
+   * which started the next…); absent or empty for the main agent. Rules with `subagent` match it.
+   */
+  agentPath?: readonly string[];
+  /**
    * Without it, no redirection target is known to be inside the workspace, so every
    * redirection to a file needs approval (outside yolo).
    */

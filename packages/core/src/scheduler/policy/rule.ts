@@ -38,6 +38,17 @@ export interface PolicyRule {
   allowRedirection?: boolean;
   denyMessage?: string;
   /**
+   * Only for calls made inside this subagent (Gemini CLI's `subagent` field), by name, any case.
+   * A deny or ask holds in the agents it starts too (stricter); an allow only in that agent itself.
+   */
+  subagent?: string;
+  /**
+   * A `[[safety_checker]]` kodo cannot run (its name): not a rule that decides, but one that
+   * turns an allow of the calls it matches into a question, whatever the priority (a checker can
+   * only make a decision stricter, and kodo cannot tell when it would have).
+   */
+  unenforcedChecker?: string;
+  /**
    * An ask that stays an ask without a person (`tools.confirmationRequired`): headless, the tool
    * is still offered and each call fails with "requires user confirmation" instead of the tool
    * being hidden, as in Gemini CLI. Shell calls are not split: the whole command asks.
@@ -78,6 +89,7 @@ export function ruleAppliesToTool(rule: PolicyRule, tool: PolicyToolInfo, contex
   if (rule.modes && rule.modes.length > 0 && !rule.modes.includes(context.mode)) return false;
   if (rule.interactive !== undefined && rule.interactive !== context.interactive) return false;
   if (rule.kinds && !rule.kinds.has(tool.kind)) return false;
+  if (rule.subagent !== undefined && !subagentMatches(rule, context.agentPath ?? [])) return false;
   if (!nameMatches(rule, tool)) return false;
   if (rule.toolAnnotations) {
     const annotations = tool.annotations ?? {};
@@ -86,6 +98,30 @@ export function ruleAppliesToTool(rule: PolicyRule, tool: PolicyToolInfo, contex
     }
   }
   return true;
+}
+
+/**
+ * A deny or ask for a subagent holds for every call made inside it, also by the agents it starts
+ * (a rule must never be dodged by delegating one level deeper); an allow holds only for the
+ * agent's own calls, never for an agent it starts.
+ */
+function subagentMatches(rule: PolicyRule, agentPath: readonly string[]): boolean {
+  const wanted = rule.subagent!.toLowerCase();
+  if (rule.decision === 'allow') return agentPath.at(-1)?.toLowerCase() === wanted;
+  return agentPath.some((name) => name.toLowerCase() === wanted);
+}
+
+/**
+ * `invoke_agent` calls are also known by the agent they start (Gemini CLI's alias), so
+ * `toolName = "codebase_investigator"` decides whether that agent may run. Agents are named in
+ * any case, so the comparison is too.
+ */
+export function agentAliasMatches(rule: PolicyRule, agentName: string): boolean {
+  if (rule.mcpName !== undefined || rule.toolName === undefined || rule.toolName === '*') return false;
+  const pattern = rule.toolName.toLowerCase();
+  const name = agentName.toLowerCase();
+  if (!pattern.includes('*')) return pattern === name;
+  return new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`).test(name);
 }
 
 function nameMatches(rule: PolicyRule, tool: PolicyToolInfo): boolean {

@@ -11,47 +11,86 @@ import {
 
 export interface ParsedPolicyFile {
   rules: PolicyRule[];
-  /** Feedback lines for stderr: `[USER] Policy file error in <file>: …`. */
-  messages: string[];
+  /**
+   * What could not be read (`[USER] Policy file error in <file>: …`): the file said something
+   * kodo does not know, so loading it without that part could allow more than it meant.
+   */
+  errors: string[];
+  /** What was read, in a stricter form than written (`[USER] Policy file warning in <file>: …`). */
+  warnings: string[];
 }
 
 const DECISIONS: readonly PolicyDecision[] = ['allow', 'deny', 'ask_user'];
 const SHELL_TOOL = 'run_shell_command';
 
+/** The fields of a `[[rule]]` table kodo reads (snake_case spellings included). */
+const RULE_FIELDS = new Set([
+  'toolName',
+  'mcpName',
+  'subagent',
+  'argsPattern',
+  'commandPrefix',
+  'commandRegex',
+  'decision',
+  'priority',
+  'modes',
+  'interactive',
+  'toolAnnotations',
+  'allowRedirection',
+  'allow_redirection',
+  'denyMessage',
+  'deny_message',
+]);
+
 /**
- * Reads one policy file in Gemini CLI's TOML format (`[[rule]]` tables). A broken file yields a
- * message and no rules; a broken rule yields a message and the file's other rules still load.
- * `[[safety_checker]]` tables are accepted and ignored (kodo has no safety checkers yet).
+ * Reads one policy file in Gemini CLI's TOML format (`[[rule]]` and `[[safety_checker]]`
+ * tables). What kodo cannot read is an error (the caller decides whether the run may go on);
+ * what it reads in a stricter form than written is a warning. Never silently dropped:
+ * - a field kodo does not know makes a deny or ask rule apply without it (more broadly), and
+ *   drops an allow rule (it may have been narrower than kodo would read it);
+ * - a safety checker kodo cannot run makes the calls it covers ask instead of being allowed.
  */
 export function parsePolicyToml(text: string, options: { tier: PolicyTier; file: string }): ParsedPolicyFile {
-  const prefix = `[${options.tier.toUpperCase()}] Policy file error in ${options.file}:`;
+  const tier = options.tier.toUpperCase();
+  const prefix = `[${tier}] Policy file error in ${options.file}:`;
+  const warn = `[${tier}] Policy file warning in ${options.file}:`;
   let document: Record<string, unknown>;
   try {
     document = parseToml(text) as Record<string, unknown>;
   } catch (error) {
-    return { rules: [], messages: [`${prefix} ${tomlErrorText(error)}`] };
-  }
-  const tables = document.rule;
-  if (tables === undefined) return { rules: [], messages: [] };
-  if (!Array.isArray(tables)) {
-    return { rules: [], messages: [`${prefix} "rule" must be an array of tables ([[rule]])`] };
+    return { rules: [], errors: [`${prefix} ${tomlErrorText(error)}`], warnings: [] };
   }
   const rules: PolicyRule[] = [];
-  const messages: string[] = [];
-  tables.forEach((table, index) => {
-    const compiled = compileRule(table, options);
-    const where = `rule #${index + 1}`;
-    if (typeof compiled === 'string') messages.push(`${prefix} ${where}: ${compiled}`);
-    else {
-      rules.push(...compiled.rules);
-      for (const warning of compiled.warnings) {
-        messages.push(
-          `[${options.tier.toUpperCase()}] Policy file warning in ${options.file}: ${where}: ${warning}`,
-        );
-      }
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  for (const key of Object.keys(document)) {
+    if (key !== 'rule' && key !== 'safety_checker') {
+      errors.push(`${prefix} unknown table "${key}" (kodo reads [[rule]] and [[safety_checker]])`);
     }
-  });
-  return { rules, messages };
+  }
+  const sections = [
+    { key: 'rule', label: 'rule', compile: compileRule },
+    { key: 'safety_checker', label: 'safety_checker', compile: compileChecker },
+  ] as const;
+  for (const section of sections) {
+    const tables = document[section.key];
+    if (tables === undefined) continue;
+    if (!Array.isArray(tables)) {
+      errors.push(`${prefix} "${section.key}" must be an array of tables ([[${section.key}]])`);
+      continue;
+    }
+    tables.forEach((table, index) => {
+      const where = `${section.label} #${index + 1}`;
+      const compiled = section.compile(table, options);
+      if (typeof compiled === 'string') {
+        errors.push(`${prefix} ${where}: ${compiled}`);
+        return;
+      }
+      rules.push(...compiled.rules);
+      for (const warning of compiled.warnings) warnings.push(`${warn} ${where}: ${warning}`);
+    });
+  }
+  return { rules, errors, warnings };
 }
 
 function tomlErrorText(error: unknown): string {
@@ -154,8 +193,24 @@ function compileRule(
   }
   const denyMessage = raw.denyMessage ?? raw.deny_message;
   if (denyMessage !== undefined && typeof denyMessage !== 'string') return 'denyMessage must be a string';
-  // Rules for a subagent's calls: kodo runs no subagents, so such a rule can never match.
-  if (raw.subagent !== undefined) return { rules: [], warnings };
+  const subagent = raw.subagent;
+  if (subagent !== undefined && (typeof subagent !== 'string' || subagent === '')) {
+    return 'subagent must be a non-empty string (the name of an agent)';
+  }
+  const unknown = Object.keys(raw).filter((key) => !RULE_FIELDS.has(key));
+  if (unknown.length > 0) {
+    const names = unknown.map((key) => `"${key}"`).join(', ');
+    const field = unknown.length === 1 ? 'the field' : 'the fields';
+    if (raw.decision === 'allow') {
+      // Unknown conditions may have narrowed what it allows: allowing more than it says is worse
+      // than asking.
+      warnings.push(`kodo does not know ${field} ${names}; this allow rule is dropped`);
+      return { rules: [], warnings };
+    }
+    warnings.push(
+      `kodo does not know ${field} ${names}; this ${raw.decision} rule applies without ${unknown.length === 1 ? 'it' : 'them'} (to more calls than written)`,
+    );
+  }
 
   const rules: PolicyRule[] = [];
   for (const name of toolNames) {
@@ -170,11 +225,52 @@ function compileRule(
         ...(annotations ? { toolAnnotations: annotations as Record<string, unknown> } : {}),
         ...(allowRedirection !== undefined ? { allowRedirection: allowRedirection as boolean } : {}),
         ...(denyMessage !== undefined ? { denyMessage: denyMessage as string } : {}),
+        ...(subagent !== undefined ? { subagent: subagent as string } : {}),
         source: options.file,
       });
     }
   }
   return { rules, warnings };
+}
+
+/**
+ * One `[[safety_checker]]` table → rules that make the calls it covers ask. kodo runs no safety
+ * checkers (Gemini CLI's `allowed-path`, `conseca` or external ones); a checker can only make a
+ * decision stricter, and kodo cannot tell when it would have, so every call it covers needs
+ * approval (refused headless) instead of being allowed unchecked.
+ */
+function compileChecker(
+  table: unknown,
+  options: { tier: PolicyTier; file: string },
+): { rules: PolicyRule[]; warnings: string[] } | string {
+  if (table === null || typeof table !== 'object' || Array.isArray(table)) return 'not a table';
+  const {
+    checker,
+    required_context: _context,
+    config: _config,
+    ...matchers
+  } = table as Record<string, unknown>;
+  const name = (checker as { name?: unknown } | undefined)?.name;
+  if (checker === null || typeof checker !== 'object' || typeof name !== 'string' || name === '') {
+    return 'checker must be a table with a name ({ type = "in-process", name = "…" })';
+  }
+  const compiled = compileRule(
+    {
+      ...(matchers.toolName === undefined && matchers.mcpName === undefined ? { toolName: '*' } : {}),
+      ...matchers,
+      decision: 'ask_user',
+      priority: matchers.priority ?? 0,
+    },
+    options,
+  );
+  if (typeof compiled === 'string') return compiled;
+  return {
+    rules: compiled.rules.map((rule) => ({ ...rule, unenforcedChecker: name })),
+    warnings: [
+      ...compiled.warnings,
+      `kodo cannot run the checker "${name}"; the calls it covers ask for approval (refused without a person) instead of running unchecked`,
+    ],
+  };
 }
 
 /** `mcpName` + `toolName` → the qualified `mcp_<server>_<tool>` pattern and a server filter. */

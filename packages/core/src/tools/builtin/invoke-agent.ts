@@ -23,7 +23,7 @@ export const invokeAgentTool = defineTool({
   describe: (params) => `Delegating to agent '${params.agent_name}'`,
   async execute(params, ctx, options) {
     if (!ctx.agents) {
-      const message = 'Subagents cannot delegate further here (agents.maxDepth).';
+      const message = 'No subagent can be started here: agents.maxDepth allows no deeper delegation.';
       return { llmContent: message, returnDisplay: message, error: { type: 'execution_failed', message } };
     }
     return ctx.agents.invoke(
