@@ -128,9 +128,10 @@ describe('run_shell_command output size', () => {
     );
     const elapsed = Date.now() - started;
     expect(chunks.join('')).toBe(Array.from({ length: 60 }, (_, i) => `line${i + 1}\n`).join(''));
-    // One chunk per 50 ms at most (plus the first and the final flush).
+    // One chunk per 50 ms at most (plus the first and the final flush). The bound is relative to
+    // the time the command took: on a loaded machine each `sleep` runs long, so an absolute count
+    // would measure the machine, not the coalescing.
     expect(chunks.length).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 2);
-    expect(chunks.length).toBeLessThan(30);
   });
 });
 
