@@ -1,3 +1,5 @@
+import { gitEffects } from './git-options';
+import { type OptionCheck, type OptionTable, readOptions, runs, unknown, writes } from './option-reader';
 import { sedScriptEffects } from './sed-script';
 import type { ShellRedirect, ShellWord } from './shell-parser';
 
@@ -21,202 +23,15 @@ export function optionEffects(words: readonly ShellWord[]): ShellRedirect[] {
   return check ? check(words.slice(1)) : [];
 }
 
-type Check = (args: readonly ShellWord[]) => ShellRedirect[];
-
-/** Which options of a command take a value, write the file they name, run something, or rewrite operands. */
-interface OptionTable {
-  /** Short options that take a value (attached or the next word); letters. */
-  shortValues?: string;
-  /** Long options that take a value (`--name=value` or the next word). */
-  longValues?: readonly string[];
-  /** Options whose value is a file the command writes. */
-  writeShort?: string;
-  writeLong?: readonly string[];
-  /** Options that run a program or code (those listed in `shortValues`/`longValues` take one). */
-  runShort?: string;
-  runLong?: readonly string[];
-  /** Options that make the command create or rewrite files it does not name here (`sed -i`, `tar -x`). */
-  changeShort?: string;
-  changeLong?: readonly string[];
-  /** Options that make the command rewrite its file operands (`sed -i`): recorded as `in-place`. */
-  inPlaceShort?: string;
-  inPlaceLong?: readonly string[];
-  /** Short options whose value may only be attached (`sed -i.bak`): the rest of the word is theirs. */
-  attachedShort?: string;
-}
-
-/** A command line read as getopt reads it, with what its options do. */
-interface Options {
-  effects: ShellRedirect[];
-  /** Words that are not options or their values, in order. */
-  operands: ShellWord[];
-  /** Values of value-taking options, by the option as written in the table (`e`, `expression`). */
-  values: Map<string, ShellWord[]>;
-  /** Options seen (table names), for commands whose meaning depends on them. */
-  seen: Set<string>;
-}
-
-const UNKNOWN_ARGUMENT = 'an argument only known when the line runs';
-
-function unknown(): ShellRedirect {
-  return { operator: UNKNOWN_ARGUMENT, touchesFile: true };
-}
-
-function writes(operator: string, word: ShellWord | undefined): ShellRedirect {
-  const target = word?.value;
-  return target === undefined ? { operator, touchesFile: true } : { operator, target, touchesFile: true };
-}
-
-function runs(operator: string): ShellRedirect {
-  return { operator, touchesFile: true };
-}
-
-/**
- * Reads options as GNU getopt does, options after operands included (a superset of POSIX's
- * "options first"); `--` ends them. Long options may be abbreviated, so a word that is a prefix
- * of a writing or running option counts as that option. A word whose value is only known when
- * the line runs and that may start with `-` could be any option: an unknown effect.
- */
-function readOptions(args: readonly ShellWord[], table: OptionTable): Options {
-  const options: Options = { effects: [], operands: [], values: new Map(), seen: new Set() };
-  let index = 0;
-  const value = (attached: string | undefined): ShellWord | undefined => {
-    if (attached !== undefined) return { value: attached, mayBeOption: false, text: attached };
-    index += 1;
-    return args[index];
-  };
-  const record = (option: string, word: ShellWord | undefined) => {
-    options.seen.add(option);
-    if (word) options.values.set(option, [...(options.values.get(option) ?? []), word]);
-  };
-  for (; index < args.length; index += 1) {
-    const word = args[index]!;
-    const text = word.value;
-    if (text === undefined) {
-      if (word.mayBeOption) options.effects.push(unknown());
-      else options.operands.push(word);
-      continue;
-    }
-    if (text === '--') {
-      options.operands.push(...args.slice(index + 1));
-      break;
-    }
-    if (text.startsWith('--')) {
-      const equals = text.indexOf('=');
-      const written = equals < 0 ? text.slice(2) : text.slice(2, equals);
-      const attached = equals < 0 ? undefined : text.slice(equals + 1);
-      readLong(written, attached, table, options, value, record);
-      continue;
-    }
-    if (text.startsWith('-') && text.length > 1) {
-      readShortCluster(text, table, options, value, record);
-      continue;
-    }
-    options.operands.push(word);
-  }
-  return options;
-}
-
-type TakeValue = (attached: string | undefined) => ShellWord | undefined;
-type Record_ = (option: string, word: ShellWord | undefined) => void;
-
-function readLong(
-  written: string,
-  attached: string | undefined,
-  table: OptionTable,
-  options: Options,
-  value: TakeValue,
-  record: Record_,
-): void {
-  const matches = (names: readonly string[] | undefined) =>
-    (names ?? []).filter((name) => name.startsWith(written) && written !== '');
-  const exact = (names: readonly string[] | undefined) => (names ?? []).includes(written);
-  const operator = `--${written}`;
-  const write = matches(table.writeLong);
-  if (write.length > 0 && (exact(table.writeLong) || !exact(table.longValues))) {
-    options.effects.push(writes(operator, value(attached)));
-    record(write[0]!, undefined);
-    return;
-  }
-  const run = matches(table.runLong);
-  if (run.length > 0 && (exact(table.runLong) || !exact(table.longValues))) {
-    options.effects.push(runs(operator));
-    if (exact(table.longValues) || (table.longValues ?? []).includes(run[0]!)) value(attached);
-    record(run[0]!, undefined);
-    return;
-  }
-  const change = matches(table.changeLong);
-  if (change.length > 0) {
-    options.effects.push(runs(operator));
-    record(change[0]!, undefined);
-    return;
-  }
-  if (matches(table.inPlaceLong).length > 0) {
-    record('in-place', undefined);
-    return;
-  }
-  const valued = matches(table.longValues);
-  if (valued.length > 0) {
-    const name = exact(table.longValues) ? written : valued[0]!;
-    record(name, value(attached));
-    return;
-  }
-  options.seen.add(written);
-}
-
-function readShortCluster(
-  text: string,
-  table: OptionTable,
-  options: Options,
-  value: TakeValue,
-  record: Record_,
-): void {
-  for (let at = 1; at < text.length; at += 1) {
-    const letter = text[at]!;
-    const rest = text.slice(at + 1);
-    const operator = `-${letter}`;
-    if (table.writeShort?.includes(letter)) {
-      options.effects.push(writes(operator, value(rest === '' ? undefined : rest)));
-      record(letter, undefined);
-      return;
-    }
-    if (table.runShort?.includes(letter)) {
-      options.effects.push(runs(operator));
-      record(letter, undefined);
-      if (table.shortValues?.includes(letter)) value(rest === '' ? undefined : rest);
-      if (table.shortValues?.includes(letter) || table.attachedShort?.includes(letter)) return;
-      continue;
-    }
-    if (table.changeShort?.includes(letter)) {
-      options.effects.push(runs(operator));
-      record(letter, undefined);
-      if (table.shortValues?.includes(letter)) value(rest === '' ? undefined : rest);
-      if (table.shortValues?.includes(letter) || table.attachedShort?.includes(letter)) return;
-      continue;
-    }
-    if (table.inPlaceShort?.includes(letter)) {
-      record('in-place', undefined);
-      if (table.attachedShort?.includes(letter)) return;
-      continue;
-    }
-    if (table.shortValues?.includes(letter)) {
-      record(letter, value(rest === '' ? undefined : rest));
-      return;
-    }
-    record(letter, undefined);
-    if (table.attachedShort?.includes(letter)) return;
-  }
-}
-
 const table =
-  (options: OptionTable): Check =>
+  (options: OptionTable): OptionCheck =>
   (args) =>
     readOptions(args, options).effects;
 
 /** `find`: primaries that write a file (`-fprint file`) or run or delete (`-exec`, `-delete`). */
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 const FIND_RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete']);
-const find: Check = (args) => {
+const find: OptionCheck = (args) => {
   const effects: ShellRedirect[] = [];
   args.forEach((word, index) => {
     const text = word.value;
@@ -238,7 +53,7 @@ const SED: OptionTable = {
   attachedShort: 'iI',
 };
 /** `sed`: `-i` rewrites the files named; each script is read for `w`, `W` and `e`. */
-const sed: Check = (args) => {
+const sed: OptionCheck = (args) => {
   const options = readOptions(args, SED);
   const effects = [...options.effects];
   const scripts = [...(options.values.get('e') ?? []), ...(options.values.get('expression') ?? [])];
@@ -279,7 +94,7 @@ const AWK: OptionTable = {
 /** What in an awk program writes or runs: `system()`, `print > file`, pipes, gawk's `@load`. */
 const AWK_EFFECTS = /\bsystem\b|[|>]|@/;
 /** `awk`: a program from a file runs unseen; a program text that writes or runs asks. */
-const awk: Check = (args) => {
+const awk: OptionCheck = (args) => {
   const options = readOptions(args, AWK);
   const effects = [...options.effects];
   const programs = [...(options.values.get('source') ?? [])];
@@ -299,7 +114,7 @@ const awk: Check = (args) => {
 };
 
 /** `tee`: every operand is a file written. */
-const tee: Check = (args) => {
+const tee: OptionCheck = (args) => {
   // `--output-error[=MODE]` takes its value attached only: the next word is a file.
   const options = readOptions(args, {});
   return [...options.effects, ...options.operands.map((word) => writes('tee', word))];
@@ -307,7 +122,7 @@ const tee: Check = (args) => {
 
 /** `uniq in out`, `xxd in out`: the second operand is written. */
 const secondOperandWritten =
-  (name: string, options: OptionTable): Check =>
+  (name: string, options: OptionTable): OptionCheck =>
   (args) => {
     const read = readOptions(args, options);
     const output = read.operands[1];
@@ -315,7 +130,7 @@ const secondOperandWritten =
   };
 
 /** `dd of=file`. */
-const dd: Check = (args) =>
+const dd: OptionCheck = (args) =>
   args.flatMap((word) => {
     if (word.value === undefined) return word.text.startsWith('of=') || word.mayBeOption ? [unknown()] : [];
     return word.value.startsWith('of=')
@@ -324,7 +139,7 @@ const dd: Check = (args) =>
   });
 
 /** `openssl … -out file`, `-keyout file` (single-dash long options). */
-const openssl: Check = (args) =>
+const openssl: OptionCheck = (args) =>
   args.flatMap((word, index) =>
     word.value === '-out' || word.value === '-keyout'
       ? [writes(`openssl ${word.value}`, args[index + 1])]
@@ -391,7 +206,7 @@ const TAR: OptionTable = {
   changeShort: 'xcruA',
   changeLong: ['extract', 'get', 'create', 'append', 'update', 'catenate', 'concatenate', 'delete'],
 };
-const tar: Check = (args) => {
+const tar: OptionCheck = (args) => {
   // Old style: `tar xzf a.tar`, the first word is a cluster without its dash.
   const first = args[0];
   const words =
@@ -401,125 +216,8 @@ const tar: Check = (args) => {
   return readOptions(words, TAR).effects;
 };
 
-const GIT_GLOBAL: OptionTable = {
-  shortValues: 'Cc',
-  longValues: ['git-dir', 'work-tree', 'namespace', 'super-prefix', 'config-env', 'list-cmds', 'attr-source'],
-  runShort: 'c',
-  runLong: ['config-env', 'git-dir', 'work-tree'],
-};
-/** Options of git subcommands that write a file or run a program. */
-const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = (() => {
-  const diffLike: OptionTable = {
-    shortValues: 'nSGOLlMCB',
-    longValues: [
-      'author',
-      'committer',
-      'grep',
-      'since',
-      'until',
-      'after',
-      'before',
-      'format',
-      'pretty',
-      'max-count',
-      'skip',
-      'output',
-    ],
-    writeLong: ['output'],
-  };
-  const remote: OptionTable = {
-    runLong: ['upload-pack', 'receive-pack', 'exec'],
-    longValues: ['upload-pack', 'receive-pack', 'exec'],
-  };
-  const table: Record<string, OptionTable> = {
-    'format-patch': { ...diffLike, writeShort: 'o', writeLong: ['output-directory', 'output'] },
-    archive: {
-      writeShort: 'o',
-      writeLong: ['output'],
-      runLong: ['exec', 'remote'],
-      longValues: ['exec', 'remote', 'format', 'prefix', 'output'],
-    },
-    grep: {
-      shortValues: 'efABCm',
-      longValues: ['max-depth', 'threads', 'max-count'],
-      runShort: 'O',
-      runLong: ['open-files-in-pager'],
-      attachedShort: 'O',
-    },
-    clone: { ...remote, runShort: 'u', shortValues: 'uobc' },
-    rebase: {
-      runShort: 'x',
-      runLong: ['exec'],
-      shortValues: 'xsX',
-      longValues: ['exec', 'onto', 'strategy'],
-    },
-    difftool: {
-      runShort: 'xt',
-      runLong: ['extcmd', 'tool'],
-      shortValues: 'xt',
-      longValues: ['extcmd', 'tool'],
-    },
-    mergetool: { runShort: 't', runLong: ['tool'], shortValues: 't', longValues: ['tool'] },
-  };
-  for (const name of [
-    'log',
-    'show',
-    'diff',
-    'whatchanged',
-    'range-diff',
-    'diff-tree',
-    'diff-index',
-    'diff-files',
-    'reflog',
-    'stash',
-    'shortlog',
-    'cherry',
-  ]) {
-    table[name] = diffLike;
-  }
-  for (const name of ['fetch', 'pull', 'ls-remote', 'push', 'remote', 'submodule']) table[name] = remote;
-  return table;
-})();
-/** Subcommands that run what their operands say (`git bisect run …`, `git submodule foreach …`). */
-const GIT_RUNNING_OPERANDS: Readonly<Record<string, string>> = { bisect: 'run', submodule: 'foreach' };
-
-/** `git [globals] <subcommand> [options]`: the globals, then the subcommand's own table. */
-const git: Check = (args) => {
-  let split = args.findIndex((word, index) => {
-    if (word.value === undefined) return !word.mayBeOption;
-    if (word.value.startsWith('-')) return false;
-    const previous = args[index - 1]?.value;
-    // The value of `-C dir`, `-c x=y` or a long global given as the next word.
-    return !(
-      previous === '-C' ||
-      previous === '-c' ||
-      (previous !== undefined && GIT_GLOBAL.longValues!.includes(previous.slice(2)))
-    );
-  });
-  if (split < 0) split = args.length;
-  const globals = readOptions(args.slice(0, split), GIT_GLOBAL);
-  const effects = [...globals.effects];
-  // `--exec-path=dir` runs git's programs from there (`--exec-path` alone prints it).
-  if (args.slice(0, split).some((word) => word.value?.startsWith('--exec-path=')))
-    effects.push(runs('git --exec-path'));
-  const subcommand = args[split];
-  if (!subcommand) return effects;
-  if (subcommand.value === undefined) return [...effects, unknown()];
-  const rest = args.slice(split + 1);
-  const subTable = GIT_SUBCOMMANDS[subcommand.value];
-  const sub = readOptions(rest, subTable ?? {});
-  effects.push(
-    ...(subTable ? sub.effects : sub.effects.filter((effect) => effect.operator === UNKNOWN_ARGUMENT)),
-  );
-  const running = GIT_RUNNING_OPERANDS[subcommand.value];
-  if (running && sub.operands.some((word) => word.value === running || word.value === undefined)) {
-    effects.push(runs(`git ${subcommand.value} ${running}`));
-  }
-  return effects;
-};
-
-const CHECKS: Readonly<Record<string, Check>> = {
-  git,
+const CHECKS: Readonly<Record<string, OptionCheck>> = {
+  git: gitEffects,
   sort: table({
     shortValues: 'kStTo',
     longValues: [
