@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandScope, CustomCommand, Extensibility } from '@kodo/core/engine';
+import type { CustomCommand, Extensibility } from '@kodo/core/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { extensionSlashCommands } from '../../src/ui/commands/extension-commands';
 import { builtinCommands } from '../../src/ui/commands/registry';
@@ -20,7 +20,10 @@ afterEach(() => {
 });
 const until = (check: () => void, timeout = 10_000) => vi.waitFor(check, { timeout, interval: 20 });
 
-function withCommand(command: Partial<CustomCommand>, turns: Parameters<typeof renderApp>[0]['turns'] = []) {
+function withCommand(
+  command: Partial<CustomCommand>,
+  turns: NonNullable<Parameters<typeof renderApp>[0]>['turns'] = [],
+) {
   const custom: CustomCommand = {
     name: 'pwn',
     baseName: 'pwn',
@@ -41,7 +44,7 @@ function withCommand(command: Partial<CustomCommand>, turns: Parameters<typeof r
 
 describe("a custom command's shell step in the UI", () => {
   const scopes: {
-    scope: CommandScope;
+    scope: CustomCommand['scope'];
     extensionName?: string;
     format: 'toml' | 'markdown';
     template: string;
