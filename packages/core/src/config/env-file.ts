@@ -129,8 +129,11 @@ export async function loadEnvFile(options: EnvFileOptions): Promise<EnvFileResul
 /**
  * The `.env` this run would load. `project`: a plain `.env` in the working directory or above
  * (not under `.kodo`/`.gemini`, and not the home fallback), where `excludedEnvVars` applies.
+ * `home`: one of the home fallbacks, the user's rather than the folder's.
  */
-export function findEnvFile(options: EnvFileOptions): { path: string; project: boolean } | undefined {
+export function findEnvFile(
+  options: EnvFileOptions,
+): { path: string; project: boolean; home?: true } | undefined {
   const home = resolve(options.env.HOME ?? homedir());
   if (!options.ignoreLocalEnv) {
     for (let dir = resolve(options.cwd); ; dir = dirname(dir)) {
@@ -153,7 +156,7 @@ export function findEnvFile(options: EnvFileOptions): { path: string; project: b
     join(home, '.env'),
   ];
   const path = fallbacks.find((candidate) => existsSync(candidate));
-  return path ? { path, project: false } : undefined;
+  return path ? { path, project: false, home: true } : undefined;
 }
 
 /** A credential from an untrusted file: printable characters a key can contain, nothing else. */

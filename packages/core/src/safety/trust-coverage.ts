@@ -1,0 +1,246 @@
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { findEnvFile } from '../config/env-file';
+import { stripJsonComments } from '../config/settings';
+import { isInside } from '../tools/workspace';
+
+/**
+ * What the trust fingerprint covers: every file of a project whose change alters what kodo runs
+ * there once the folder is trusted.
+ *
+ * - the settings (`.kodo/settings.json`, `.gemini/settings.json`) and every file or folder
+ *   inside the project that their commands name: hook commands, MCP servers (command, arguments,
+ *   working folder, environment), tool discovery and call commands, policy paths, any `command`;
+ * - the folders kodo loads from: policies, hooks, commands, skills, agents and extensions of
+ *   `.kodo`, `.gemini`, `.claude` and `.agents`, whole and at any depth (symlinks followed);
+ * - the `.env` files (`.kodo/.env`, `.gemini/.env`, `.env`, and the one above the project that
+ *   a run would load) and the files inside the project their values name (`NODE_OPTIONS=
+ *   --require ./x.js`);
+ * - a named file that does not exist yet counts as absent, so creating it is a change.
+ *
+ * Context files (KODO.md…) and source code are not covered: they do not run by themselves.
+ * When the set cannot be covered — more files or bytes than the limits, a file or folder that
+ * cannot be read — the result says why, and the fingerprint then never matches (fail closed).
+ */
+
+export interface CoverageLimits {
+  maxFiles: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_COVERAGE_LIMITS: CoverageLimits = { maxFiles: 10_000, maxBytes: 64 * 1024 * 1024 };
+
+/** One covered path: a file and its bytes, or a path that is absent. */
+export type CoveredEntry = { path: string; content: Buffer } | { path: string; absent: true };
+
+export type Coverage = { ok: true; entries: CoveredEntry[] } | { ok: false; reason: string };
+
+/** Folders loaded whole (relative to the project). */
+const LOADED_TREES: readonly string[] = ['.kodo', '.gemini', '.claude', '.agents'].flatMap((home) =>
+  ['policies', 'hooks', 'commands', 'skills', 'agents', 'extensions'].map((kind) => `${home}/${kind}`),
+);
+const SETTINGS_FILES: readonly string[] = ['.kodo/settings.json', '.gemini/settings.json'];
+const ENV_FILES: readonly string[] = ['.kodo/.env', '.gemini/.env', '.env'];
+/** Settings whose strings are commands or name files that run or decide what runs. */
+const COMMAND_SUBTREES: readonly string[] = ['hooks', 'mcpServers', 'policyPaths', 'adminPolicyPaths'];
+/** Inside a referenced folder, what is rebuilt or fetched rather than written (as discovery skips it). */
+const SKIPPED_IN_REFERENCED: ReadonlySet<string> = new Set(['node_modules', '.git']);
+/** How hooks and MCP servers name the project in their commands. */
+const PROJECT_VARIABLES =
+  /\$\{?(?:KODO_PROJECT_DIR|CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|GEMINI_CWD|KODO_CWD)\}?/g;
+
+class Unverifiable extends Error {}
+
+/** The `.env` a run here would load from a folder above the project; not the user's own files. */
+function envFileAbove(project: string): string | undefined {
+  const found = findEnvFile({ cwd: project, env: {}, trusted: true });
+  if (!found || found.home) return undefined;
+  const home = resolve(homedir());
+  const usersOwn = [join(home, '.env'), join(home, '.kodo', '.env'), join(home, '.gemini', '.env')];
+  return usersOwn.includes(found.path) ? undefined : found.path;
+}
+
+/** Every covered path of the project, in a stable order, or why the set cannot be covered. */
+export function projectCoverage(
+  projectDir: string,
+  limits: CoverageLimits = DEFAULT_COVERAGE_LIMITS,
+): Coverage {
+  const walk = new CoverageWalk(resolve(projectDir), limits);
+  try {
+    for (const file of SETTINGS_FILES) {
+      const path = join(walk.project, file);
+      walk.add(path);
+      walk.addReferences(settingsStrings(path));
+    }
+    for (const tree of LOADED_TREES) walk.add(join(walk.project, tree));
+    const envFiles = ENV_FILES.map((name) => join(walk.project, name));
+    const above = envFileAbove(walk.project);
+    if (above) envFiles.push(above);
+    for (const file of envFiles) {
+      walk.add(file);
+      walk.addReferences(envValues(file));
+    }
+  } catch (error) {
+    if (error instanceof Unverifiable) return { ok: false, reason: error.message };
+    throw error;
+  }
+  return { ok: true, entries: walk.entries() };
+}
+
+class CoverageWalk {
+  private readonly covered = new Map<string, CoveredEntry>();
+  private readonly visitedDirs = new Set<string>();
+  private bytes = 0;
+
+  constructor(
+    readonly project: string,
+    private readonly limits: CoverageLimits,
+  ) {}
+
+  entries(): CoveredEntry[] {
+    return [...this.covered.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** A file, a folder (all of it), or an absent path. */
+  add(path: string, options: { skip?: ReadonlySet<string> } = {}): void {
+    const stack = [path];
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      if (this.covered.has(current)) continue;
+      const kind = this.kindOf(current);
+      if (kind === 'absent') {
+        this.record({ path: current, absent: true });
+      } else if (kind === 'file') {
+        this.record({ path: current, content: this.read(current) });
+      } else {
+        const real = realpathSync(current);
+        if (this.visitedDirs.has(real)) continue;
+        this.visitedDirs.add(real);
+        for (const name of this.list(current)) {
+          if (!options.skip?.has(name)) stack.push(join(current, name));
+        }
+      }
+    }
+  }
+
+  /** Paths inside the project that command strings name (other words cost one stat each). */
+  addReferences(strings: readonly string[]): void {
+    for (const text of strings) {
+      // Quotes join what they touch, as in a shell: `"$KODO_PROJECT_DIR"/x.sh` is one path.
+      const expanded = text.replace(PROJECT_VARIABLES, this.project).replace(/["'`]/g, '');
+      for (const word of expanded.split(/[\s=,;|&()<>]+/)) {
+        if (word === '' || (word.startsWith('-') && !word.includes('/'))) continue;
+        const path = isAbsolute(word) ? resolve(word) : resolve(this.project, word);
+        if (path === this.project || !isInside(this.project, path)) continue;
+        this.add(path, { skip: SKIPPED_IN_REFERENCED });
+      }
+    }
+  }
+
+  private record(entry: CoveredEntry): void {
+    if (this.covered.size >= this.limits.maxFiles) {
+      throw new Unverifiable(
+        `more than ${this.limits.maxFiles} files to cover (at ${this.display(entry.path)})`,
+      );
+    }
+    this.covered.set(entry.path, entry);
+  }
+
+  private kindOf(path: string): 'absent' | 'file' | 'dir' {
+    let stats: import('node:fs').Stats;
+    try {
+      stats = statSync(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Nothing there (a dangling link too: creating its target is a change).
+      if (code === 'ENOENT' || code === 'ENOTDIR') return 'absent';
+      throw new Unverifiable(`${this.display(path)} cannot be read (${code ?? 'error'})`);
+    }
+    if (stats.isDirectory()) return 'dir';
+    if (stats.isFile()) return 'file';
+    // A socket, FIFO or device: nothing kodo runs, and reading it could block.
+    return 'absent';
+  }
+
+  private read(path: string): Buffer {
+    let content: Buffer;
+    try {
+      content = readFileSync(path);
+    } catch (error) {
+      throw new Unverifiable(
+        `${this.display(path)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+    this.bytes += content.length;
+    if (this.bytes > this.limits.maxBytes) {
+      throw new Unverifiable(`more than ${this.limits.maxBytes} bytes to cover (at ${this.display(path)})`);
+    }
+    return content;
+  }
+
+  private list(dir: string): string[] {
+    try {
+      return readdirSync(dir);
+    } catch (error) {
+      throw new Unverifiable(
+        `${this.display(dir)} cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+  }
+
+  display(path: string): string {
+    return isInside(this.project, path) ? relative(this.project, path) : path;
+  }
+}
+
+/** The strings of a settings file that name commands and files (see COMMAND_SUBTREES). */
+function settingsStrings(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new Unverifiable(`${path} cannot be read`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(stripJsonComments(text));
+  } catch {
+    // kodo refuses to start on such a file; until it is fixed nothing it names can be known.
+    throw new Unverifiable(`${path} is not valid JSON`);
+  }
+  const out: string[] = [];
+  const visit = (node: unknown, inCommandTree: boolean, key: string) => {
+    if (typeof node === 'string') {
+      if (inCommandTree || /command/i.test(key)) out.push(node);
+    } else if (Array.isArray(node)) {
+      for (const item of node) visit(item, inCommandTree, key);
+    } else if (node !== null && typeof node === 'object') {
+      for (const [name, child] of Object.entries(node)) visit(child, inCommandTree, name);
+    }
+  };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [name, child] of Object.entries(value)) visit(child, COMMAND_SUBTREES.includes(name), name);
+  }
+  return out;
+}
+
+/** The values of a `.env` file (read as text: a name, `=`, the rest of the line). */
+function envValues(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+    )
+      return [];
+    throw new Unverifiable(`${path} cannot be read`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line) => /^\s*(?:export\s+)?[\w.-]+\s*=\s*(.*)$/.exec(line)?.[1] ?? '')
+    .filter((value) => value !== '');
+}
