@@ -193,4 +193,19 @@ describe('class 6: a changed project says its items are held back, and how to tr
     expect(items[0]?.text).toContain('This folder is now trusted');
     expect(isFolderTrusted({ cwd, env, args: {}, settings: {} })).toBe(true);
   });
+
+  it("the person's own kodo skills disable (project settings) is not a change since trust", async () => {
+    const out = capture();
+    expect(
+      await runSkillsCommand({
+        args: ['disable', 'tidy'],
+        cwd,
+        env,
+        stdout: out.stream,
+        stderr: capture().stream,
+      }),
+    ).toBe(0);
+    expect(out.text()).toContain('.kodo/settings.json');
+    expect(isFolderTrusted({ cwd, env, args: {}, settings: {} })).toBe(true);
+  });
 });
