@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { findEnvFile } from '../config/env-file';
@@ -52,6 +52,8 @@ const PROJECT_VARIABLES =
 
 class Unverifiable extends Error {}
 
+type Kind = 'absent' | 'file' | 'dir';
+
 /** The `.env` a run here would load from a folder above the project; not the user's own files. */
 function envFileAbove(project: string): string | undefined {
   const found = findEnvFile({ cwd: project, env: {}, trusted: true });
@@ -104,21 +106,24 @@ class CoverageWalk {
 
   /** A file, a folder (all of it), or an absent path. */
   add(path: string, options: { skip?: ReadonlySet<string> } = {}): void {
-    const stack = [path];
+    // A listing says which entries are plain files and folders; only links need a stat.
+    const stack: { path: string; kind?: Kind }[] = [{ path }];
     while (stack.length > 0) {
       const current = stack.pop()!;
-      if (this.covered.has(current)) continue;
-      const kind = this.kindOf(current);
+      if (this.covered.has(current.path)) continue;
+      const kind = current.kind ?? this.kindOf(current.path);
       if (kind === 'absent') {
-        this.record({ path: current, absent: true });
+        this.record({ path: current.path, absent: true });
       } else if (kind === 'file') {
-        this.record({ path: current, content: this.read(current) });
+        this.record({ path: current.path, content: this.read(current.path) });
       } else {
-        const real = realpathSync(current);
+        const real = realpathSync.native(current.path);
         if (this.visitedDirs.has(real)) continue;
         this.visitedDirs.add(real);
-        for (const name of this.list(current)) {
-          if (!options.skip?.has(name)) stack.push(join(current, name));
+        for (const entry of this.list(current.path)) {
+          if (options.skip?.has(entry.name)) continue;
+          const known = entry.isFile() ? 'file' : entry.isDirectory() ? 'dir' : undefined;
+          stack.push({ path: join(current.path, entry.name), ...(known ? { kind: known } : {}) });
         }
       }
     }
@@ -147,20 +152,21 @@ class CoverageWalk {
     this.covered.set(entry.path, entry);
   }
 
-  private kindOf(path: string): 'absent' | 'file' | 'dir' {
-    let stats: import('node:fs').Stats;
+  private kindOf(path: string): Kind {
+    let stats: Stats | undefined;
     try {
-      stats = statSync(path);
+      // Most covered paths are absent: no error (with its stack) is built for them.
+      stats = statSync(path, { throwIfNoEntry: false });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      // Nothing there (a dangling link too: creating its target is a change).
-      if (code === 'ENOENT' || code === 'ENOTDIR') return 'absent';
+      if (code === 'ENOTDIR') return 'absent';
       throw new Unverifiable(`${this.display(path)} cannot be read (${code ?? 'error'})`);
     }
+    // Nothing there (a dangling link too: creating its target is a change), or a socket, FIFO
+    // or device: nothing kodo runs, and reading it could block.
+    if (!stats) return 'absent';
     if (stats.isDirectory()) return 'dir';
-    if (stats.isFile()) return 'file';
-    // A socket, FIFO or device: nothing kodo runs, and reading it could block.
-    return 'absent';
+    return stats.isFile() ? 'file' : 'absent';
   }
 
   private read(path: string): Buffer {
@@ -179,9 +185,9 @@ class CoverageWalk {
     return content;
   }
 
-  private list(dir: string): string[] {
+  private list(dir: string): Dirent[] {
     try {
-      return readdirSync(dir);
+      return readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       throw new Unverifiable(
         `${this.display(dir)} cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { stripJsonComments } from '../config/settings';
 import { type CoverageLimits, DEFAULT_COVERAGE_LIMITS, projectCoverage } from './trust-coverage';
 
@@ -30,14 +30,17 @@ const UNVERIFIABLE = 'unverifiable:';
  * When that cannot be covered whole it is `unverifiable:<reason>`, which matches nothing, not
  * even itself: the folder then counts as changed at every start (fail closed).
  */
-export function projectFingerprint(projectDir: string, limits?: Partial<CoverageLimits>): string {
-  const coverage = projectCoverage(projectDir, { ...DEFAULT_COVERAGE_LIMITS, ...limits });
+export function projectFingerprint(
+  projectDir: string,
+  options: { limits?: Partial<CoverageLimits> } = {},
+): string {
+  const coverage = projectCoverage(projectDir, { ...DEFAULT_COVERAGE_LIMITS, ...options.limits });
   if (!coverage.ok) return `${UNVERIFIABLE}${coverage.reason}`;
   const hash = createHash('sha256');
-  const base = resolve(projectDir);
+  const base = `${resolve(projectDir)}${sep}`;
   for (const entry of coverage.entries) {
-    const rel = relative(base, entry.path);
-    hash.update(rel.startsWith('..') ? entry.path : rel).update('\0');
+    // Named relative to the project (a .env above it by its absolute path).
+    hash.update(entry.path.startsWith(base) ? entry.path.slice(base.length) : entry.path).update('\0');
     if ('absent' in entry) hash.update('-\0');
     else hash.update(String(entry.content.length)).update('\0').update(entry.content);
   }

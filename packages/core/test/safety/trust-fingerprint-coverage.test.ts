@@ -146,8 +146,10 @@ describe('the fingerprint notices a change to what runs', () => {
 describe('fails closed when it cannot cover the whole set', () => {
   it('past its file limit the folder counts as changed, even against itself', () => {
     for (let index = 0; index < 30; index += 1) write(`.kodo/skills/s/f${index}.md`, 'x');
-    const limited = projectFingerprint(project, { maxFiles: 20 });
-    expect(fingerprintMatches(limited, projectFingerprint(project, { maxFiles: 20 }))).toBe(false);
+    const limited = projectFingerprint(project, { limits: { maxFiles: 20 } });
+    expect(fingerprintMatches(limited, projectFingerprint(project, { limits: { maxFiles: 20 } }))).toBe(
+      false,
+    );
     expect(limited).toMatch(/^unverifiable:.*files/);
   });
 
@@ -155,8 +157,8 @@ describe('fails closed when it cannot cover the whole set', () => {
     write('.kodo/hooks/big.bin', 'x'.repeat(5000));
     expect(
       fingerprintMatches(
-        projectFingerprint(project, { maxBytes: 1000 }),
-        projectFingerprint(project, { maxBytes: 1000 }),
+        projectFingerprint(project, { limits: { maxBytes: 1000 } }),
+        projectFingerprint(project, { limits: { maxBytes: 1000 } }),
       ),
     ).toBe(false);
   });
@@ -181,7 +183,7 @@ describe('fails closed when it cannot cover the whole set', () => {
     try {
       for (let index = 0; index < 30; index += 1) writeFileSync(join(outside, `f${index}`), 'x');
       symlinkSync(outside, join(project, '.kodo', 'skills', 'big'));
-      expect(projectFingerprint(project, { maxFiles: 20 })).toMatch(/^unverifiable:/);
+      expect(projectFingerprint(project, { limits: { maxFiles: 20 } })).toMatch(/^unverifiable:/);
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
