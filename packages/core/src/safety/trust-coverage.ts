@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { findEnvFile } from '../config/env-file';
 import { stripJsonComments } from '../config/settings';
 import { isInside } from '../tools/workspace';
@@ -9,15 +9,17 @@ import { isInside } from '../tools/workspace';
  * What the trust fingerprint covers: every file of a project whose change alters what kodo runs
  * there once the folder is trusted.
  *
- * - the settings (`.kodo/settings.json`, `.gemini/settings.json`) and every file or folder
- *   inside the project that their commands name: hook commands, MCP servers (command, arguments,
- *   working folder, environment), tool discovery and call commands, policy paths, any `command`;
+ * - the settings (`.kodo/settings.json`, `.gemini/settings.json`), the policy files and folders
+ *   they name, and every script inside the project that their commands name: hook commands, MCP
+ *   servers (command, arguments, working folder, environment), tool discovery and call commands,
+ *   any `command` (a script: a file with a code extension, or an executable one without an
+ *   extension; in a named folder, its scripts — not the data a hook or server writes there);
  * - the folders kodo loads from: policies, hooks, commands, skills, agents and extensions of
  *   `.kodo`, `.gemini`, `.claude` and `.agents`, whole and at any depth (symlinks followed);
  * - the `.env` files (`.kodo/.env`, `.gemini/.env`, `.env`, and the one above the project that
- *   a run would load) and the files inside the project their values name (`NODE_OPTIONS=
+ *   a run would load) and the scripts inside the project their values name (`NODE_OPTIONS=
  *   --require ./x.js`);
- * - a named file that does not exist yet counts as absent, so creating it is a change.
+ * - a named script or policy that does not exist yet counts as absent: creating it is a change.
  *
  * Context files (KODO.md…) and source code are not covered: they do not run by themselves.
  * When the set cannot be covered — more files or bytes than the limits, a file or folder that
@@ -42,8 +44,21 @@ const LOADED_TREES: readonly string[] = ['.kodo', '.gemini', '.claude', '.agents
 );
 const SETTINGS_FILES: readonly string[] = ['.kodo/settings.json', '.gemini/settings.json'];
 const ENV_FILES: readonly string[] = ['.kodo/.env', '.gemini/.env', '.env'];
-/** Settings whose strings are commands or name files that run or decide what runs. */
-const COMMAND_SUBTREES: readonly string[] = ['hooks', 'mcpServers', 'policyPaths', 'adminPolicyPaths'];
+/** Settings whose strings are commands, or name scripts that run. */
+const COMMAND_SUBTREES: readonly string[] = ['hooks', 'mcpServers'];
+/** Settings that name policy files and folders: covered whole, wherever they are. */
+const POLICY_KEYS: readonly string[] = ['policyPaths', 'adminPolicyPaths'];
+/**
+ * What a command runs, by its name: code. A data file a hook or server writes (a report, a
+ * database, a log) is not a change to what runs, and covering it would make every use of the
+ * project look like one.
+ */
+const SCRIPT_EXTENSIONS: ReadonlySet<string> = new Set(
+  (
+    'sh bash zsh fish ksh csh js mjs cjs jsx ts mts cts tsx py pyw pyz rb pl pm php lua ps1 psm1 bat cmd exe ' +
+    'com jar war go rs java kt kts swift r jl awk sed tcl groovy scala clj ex exs erl hs ml nu wasm node so dylib dll'
+  ).split(' '),
+);
 /** Inside a referenced folder, what is rebuilt or fetched rather than written (as discovery skips it). */
 const SKIPPED_IN_REFERENCED: ReadonlySet<string> = new Set(['node_modules', '.git']);
 /** How hooks and MCP servers name the project in their commands. */
@@ -73,7 +88,9 @@ export function projectCoverage(
     for (const file of SETTINGS_FILES) {
       const path = join(walk.project, file);
       walk.add(path);
-      walk.addReferences(settingsStrings(path));
+      const named = settingsStrings(path);
+      walk.addReferences(named.commands);
+      for (const policy of named.policies) walk.add(resolve(walk.project, policy));
     }
     for (const tree of LOADED_TREES) walk.add(join(walk.project, tree));
     const envFiles = ENV_FILES.map((name) => join(walk.project, name));
@@ -104,14 +121,18 @@ class CoverageWalk {
     return [...this.covered.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  /** A file, a folder (all of it), or an absent path. */
-  add(path: string, options: { skip?: ReadonlySet<string> } = {}): void {
+  /**
+   * A file, a folder (all of it), or an absent path. With `scriptsOnly`, only scripts (see
+   * SCRIPT_EXTENSIONS) are covered, absent or present, and `node_modules` and `.git` are left out.
+   */
+  add(path: string, options: { scriptsOnly?: boolean } = {}): void {
     // A listing says which entries are plain files and folders; only links need a stat.
     const stack: { path: string; kind?: Kind }[] = [{ path }];
     while (stack.length > 0) {
       const current = stack.pop()!;
       if (this.covered.has(current.path)) continue;
       const kind = current.kind ?? this.kindOf(current.path);
+      if (kind !== 'dir' && options.scriptsOnly && !isScript(current.path, kind)) continue;
       if (kind === 'absent') {
         this.record({ path: current.path, absent: true });
       } else if (kind === 'file') {
@@ -121,7 +142,7 @@ class CoverageWalk {
         if (this.visitedDirs.has(real)) continue;
         this.visitedDirs.add(real);
         for (const entry of this.list(current.path)) {
-          if (options.skip?.has(entry.name)) continue;
+          if (options.scriptsOnly && SKIPPED_IN_REFERENCED.has(entry.name)) continue;
           const known = entry.isFile() ? 'file' : entry.isDirectory() ? 'dir' : undefined;
           stack.push({ path: join(current.path, entry.name), ...(known ? { kind: known } : {}) });
         }
@@ -129,7 +150,7 @@ class CoverageWalk {
     }
   }
 
-  /** Paths inside the project that command strings name (other words cost one stat each). */
+  /** Scripts inside the project that command strings name (other words cost one stat each). */
   addReferences(strings: readonly string[]): void {
     for (const text of strings) {
       // Quotes join what they touch, as in a shell: `"$KODO_PROJECT_DIR"/x.sh` is one path.
@@ -138,7 +159,7 @@ class CoverageWalk {
         if (word === '' || (word.startsWith('-') && !word.includes('/'))) continue;
         const path = isAbsolute(word) ? resolve(word) : resolve(this.project, word);
         if (path === this.project || !isInside(this.project, path)) continue;
-        this.add(path, { skip: SKIPPED_IN_REFERENCED });
+        this.add(path, { scriptsOnly: true });
       }
     }
   }
@@ -200,13 +221,26 @@ class CoverageWalk {
   }
 }
 
-/** The strings of a settings file that name commands and files (see COMMAND_SUBTREES). */
-function settingsStrings(path: string): string[] {
+/** A script by its name (a code extension), or an executable file without an extension. */
+function isScript(path: string, kind: Kind): boolean {
+  const name = basename(path);
+  const dot = name.lastIndexOf('.');
+  if (dot > 0) return SCRIPT_EXTENSIONS.has(name.slice(dot + 1).toLowerCase());
+  if (kind !== 'file') return false;
+  try {
+    return (statSync(path).mode & 0o111) !== 0;
+  } catch {
+    return true; // Cannot tell: covered, so reading it decides.
+  }
+}
+
+/** The strings of a settings file that are commands (COMMAND_SUBTREES, `*command*` keys), and its policy paths. */
+function settingsStrings(path: string): { commands: string[]; policies: string[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { commands: [], policies: [] };
     throw new Unverifiable(`${path} cannot be read`);
   }
   let value: unknown;
@@ -216,20 +250,29 @@ function settingsStrings(path: string): string[] {
     // kodo refuses to start on such a file; until it is fixed nothing it names can be known.
     throw new Unverifiable(`${path} is not valid JSON`);
   }
-  const out: string[] = [];
-  const visit = (node: unknown, inCommandTree: boolean, key: string) => {
+  const commands: string[] = [];
+  const policies: string[] = [];
+  const visit = (node: unknown, into: string[] | undefined, key: string) => {
     if (typeof node === 'string') {
-      if (inCommandTree || /command/i.test(key)) out.push(node);
+      if (into) into.push(node);
+      else if (/command/i.test(key)) commands.push(node);
     } else if (Array.isArray(node)) {
-      for (const item of node) visit(item, inCommandTree, key);
+      for (const item of node) visit(item, into, key);
     } else if (node !== null && typeof node === 'object') {
-      for (const [name, child] of Object.entries(node)) visit(child, inCommandTree, name);
+      for (const [name, child] of Object.entries(node)) visit(child, into, name);
     }
   };
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [name, child] of Object.entries(value)) visit(child, COMMAND_SUBTREES.includes(name), name);
+    for (const [name, child] of Object.entries(value)) {
+      const into = COMMAND_SUBTREES.includes(name)
+        ? commands
+        : POLICY_KEYS.includes(name)
+          ? policies
+          : undefined;
+      visit(child, into, name);
+    }
   }
-  return out;
+  return { commands, policies };
 }
 
 /** The values of a `.env` file (read as text: a name, `=`, the rest of the line). */

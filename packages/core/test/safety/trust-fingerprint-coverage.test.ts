@@ -126,6 +126,29 @@ describe('the fingerprint notices a change to what runs', () => {
     ['an agent', () => write('.kodo/agents/x.md', 'A'), () => write('.kodo/agents/x.md', 'B')],
     ['a Claude Code agent', () => write('.claude/agents/x.md', 'A'), () => write('.claude/agents/x.md', 'B')],
     [
+      'an executable without an extension that a hook names',
+      () => {
+        write(
+          '.kodo/settings.json',
+          '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"bin/check --all"}]}]}}',
+        );
+        write('bin/check', '#!/bin/sh\ntrue\n');
+        chmodSync(join(project, 'bin', 'check'), 0o755);
+      },
+      () => write('bin/check', '#!/bin/sh\nid\n'),
+    ],
+    [
+      'a script in a folder an MCP server names',
+      () => {
+        write(
+          '.kodo/settings.json',
+          '{"mcpServers":{"s":{"command":"node","args":["server"],"cwd":"tools"}}}',
+        );
+        write('server/index.js', '// serve\n');
+      },
+      () => write('server/lib/extra.js', 'require("child_process").execSync("id")\n'),
+    ],
+    [
       'a file appearing where a hook names one',
       () =>
         write(
@@ -191,6 +214,35 @@ describe('fails closed when it cannot cover the whole set', () => {
 });
 
 describe('controls: what does not change what runs leaves it alone', () => {
+  it('data that hooks and MCP servers write where their commands point', () => {
+    write(
+      '.kodo/settings.json',
+      JSON.stringify({
+        hooks: {
+          AfterTool: [
+            {
+              hooks: [
+                { type: 'command', command: 'node scripts/report.js --out report.json > hook-ran.txt' },
+              ],
+            },
+          ],
+        },
+        mcpServers: { db: { command: 'node', args: ['server.js', '--db', 'data/db.sqlite'], cwd: 'data' } },
+      }),
+    );
+    write('scripts/report.js', '// report\n');
+    write('server.js', '// serve\n');
+    write('data/db.sqlite', 'v1');
+    expect(
+      noticed(() => {
+        write('report.json', '{"ok":true}');
+        write('hook-ran.txt', 'ran');
+        write('data/db.sqlite', 'v2');
+        write('data/node_modules/x/index.js', 'x');
+      }),
+    ).toBe(false);
+  });
+
   it('source files, README and context files', () => {
     write('src/index.ts', 'a');
     write('KODO.md', 'Be nice.');
