@@ -34,7 +34,6 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = (() => {
       'pretty',
       'max-count',
       'skip',
-      'output',
     ],
     writeLong: ['output'],
   };
@@ -48,7 +47,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = (() => {
       writeShort: 'o',
       writeLong: ['output'],
       runLong: ['exec', 'remote'],
-      longValues: ['exec', 'remote', 'format', 'prefix', 'output'],
+      longValues: ['exec', 'remote', 'format', 'prefix'],
     },
     grep: {
       shortValues: 'efABCm',

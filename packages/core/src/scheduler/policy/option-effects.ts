@@ -148,20 +148,22 @@ const openssl: OptionCheck = (args) =>
         : [],
   );
 
-/** `tar`: creating, extracting or updating writes; compressors and scripts it runs. */
+/** `tar`: creating, extracting or updating writes; compressors and scripts it runs (their value is the program). */
+const TAR_RUNS = [
+  'use-compress-program',
+  'to-command',
+  'checkpoint-action',
+  'info-script',
+  'new-volume-script',
+  'rsh-command',
+  'rmt-command',
+];
 const TAR: OptionTable = {
   shortValues: 'fCbKgLNTIFVX',
   longValues: [
+    ...TAR_RUNS,
     'file',
     'directory',
-    'use-compress-program',
-    'to-command',
-    'checkpoint-action',
-    'info-script',
-    'new-volume-script',
-    'rsh-command',
-    'rmt-command',
-    'index-file',
     'exclude',
     'files-from',
     'exclude-from',
@@ -193,15 +195,7 @@ const TAR: OptionTable = {
     'checkpoint',
   ],
   runShort: 'IF',
-  runLong: [
-    'use-compress-program',
-    'to-command',
-    'checkpoint-action',
-    'info-script',
-    'new-volume-script',
-    'rsh-command',
-    'rmt-command',
-  ],
+  runLong: TAR_RUNS,
   writeLong: ['index-file'],
   changeShort: 'xcruA',
   changeLong: ['extract', 'get', 'create', 'append', 'update', 'catenate', 'concatenate', 'delete'],
@@ -225,7 +219,6 @@ const CHECKS: Readonly<Record<string, OptionCheck>> = {
       'buffer-size',
       'field-separator',
       'temporary-directory',
-      'output',
       'batch-size',
       'parallel',
       'files0-from',
@@ -239,7 +232,7 @@ const CHECKS: Readonly<Record<string, OptionCheck>> = {
   }),
   shuf: table({
     shortValues: 'inoe',
-    longValues: ['head-count', 'input-range', 'output', 'random-source'],
+    longValues: ['head-count', 'input-range', 'random-source'],
     writeShort: 'o',
     writeLong: ['output'],
   }),
@@ -317,18 +310,7 @@ const CHECKS: Readonly<Record<string, OptionCheck>> = {
   curl: table({
     shortValues: 'dHXuAebxFTwmrECYyzUQtPKcoD',
     longValues: [
-      'output',
-      'dump-header',
-      'cookie-jar',
       'config',
-      'trace',
-      'trace-ascii',
-      'stderr',
-      'libcurl',
-      'output-dir',
-      'etag-save',
-      'hsts',
-      'alt-svc',
       'data',
       'header',
       'request',
@@ -368,9 +350,6 @@ const CHECKS: Readonly<Record<string, OptionCheck>> = {
   wget: table({
     shortValues: 'OoaePUitTwQlARDIXB',
     longValues: [
-      'output-document',
-      'output-file',
-      'append-output',
       'execute',
       'directory-prefix',
       'user-agent',
@@ -421,7 +400,7 @@ const CHECKS: Readonly<Record<string, OptionCheck>> = {
   }),
   rsync: table({
     shortValues: 'eBfTM',
-    longValues: ['rsh', 'rsync-path', 'filter', 'exclude', 'include', 'temp-dir', 'log-file'],
+    longValues: ['rsh', 'rsync-path', 'filter', 'exclude', 'include', 'temp-dir'],
     runShort: 'e',
     runLong: ['rsh', 'rsync-path'],
     writeLong: ['log-file', 'write-batch', 'only-write-batch'],

@@ -15,7 +15,7 @@ export interface OptionTable {
   shortValues?: string;
   /** Long options that take a value (`--name=value` or the next word). */
   longValues?: readonly string[];
-  /** Options whose value is a file the command writes. */
+  /** Options whose value (attached or the next word) is a file the command writes. */
   writeShort?: string;
   writeLong?: readonly string[];
   /** Options that run a program or code (those listed in `shortValues`/`longValues` take one). */
@@ -166,14 +166,7 @@ function readShortCluster(
       record(letter, undefined);
       return;
     }
-    if (table.runShort?.includes(letter)) {
-      options.effects.push(runs(operator));
-      record(letter, undefined);
-      if (table.shortValues?.includes(letter)) value(rest === '' ? undefined : rest);
-      if (table.shortValues?.includes(letter) || table.attachedShort?.includes(letter)) return;
-      continue;
-    }
-    if (table.changeShort?.includes(letter)) {
+    if (table.runShort?.includes(letter) || table.changeShort?.includes(letter)) {
       options.effects.push(runs(operator));
       record(letter, undefined);
       if (table.shortValues?.includes(letter)) value(rest === '' ? undefined : rest);
