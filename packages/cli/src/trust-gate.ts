@@ -1,9 +1,11 @@
 import {
   CHANGED_SINCE_TRUSTED_MESSAGE,
+  changedSinceTrusted,
   checkFolderTrust,
   type EnvFileResult,
   type FolderTrust,
   fingerprintFilePath,
+  fingerprintMatches,
   type LoadedSettings,
   loadEnvFile,
   loadSettings,
@@ -15,6 +17,8 @@ import {
   type TrustLevel,
   TrustStore,
   UNTRUSTED_HEADLESS_MESSAGE,
+  unverifiableReason,
+  unverifiableTrustMessage,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
 import { ExitCode } from './exit-codes';
@@ -30,9 +34,13 @@ import { ExitCode } from './exit-codes';
 
 /**
  * Asks the person whether to trust `folder`; undefined when they did not answer. `changed`: the
- * folder was trusted, but its settings, policies or hooks changed since.
+ * folder was trusted, but what it runs changed since; `reason`: why that cannot be checked
+ * (then it is asked at every start).
  */
-export type AskTrust = (folder: string, options?: { changed?: boolean }) => Promise<TrustLevel | undefined>;
+export type AskTrust = (
+  folder: string,
+  options?: { changed?: boolean; reason?: string },
+) => Promise<TrustLevel | undefined>;
 
 export type TrustGateResult =
   | {
@@ -91,11 +99,12 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
   const byRule = trusted && verdict.source === 'rule';
   const current = byRule ? projectFingerprint(cwd) : undefined;
   const stored = byRule ? fingerprints.get(cwd) : undefined;
-  const changed = stored !== undefined && stored !== current;
+  const changed = current !== undefined && changedSinceTrusted(stored, current);
+  const reason = unverifiableReason(current);
   if (changed) trusted = false;
   let asked = false;
   if (!trusted && (verdict.source === 'none' || changed) && options.interactive && options.ask) {
-    const level = await options.ask(cwd, changed ? { changed: true } : {});
+    const level = await options.ask(cwd, changed ? { changed: true, ...(reason ? { reason } : {}) } : {});
     asked = true;
     if (level) {
       store.trust(cwd, level);
@@ -107,7 +116,11 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
     fingerprints.set(cwd, current ?? projectFingerprint(cwd));
   }
   if (!trusted && !options.interactive && !restrictedHeadless(userOnly.merged)) {
-    const message = changed ? CHANGED_SINCE_TRUSTED_MESSAGE : UNTRUSTED_HEADLESS_MESSAGE;
+    const message = reason
+      ? unverifiableTrustMessage(reason)
+      : changed
+        ? CHANGED_SINCE_TRUSTED_MESSAGE
+        : UNTRUSTED_HEADLESS_MESSAGE;
     return {
       ok: false,
       exitCode: ExitCode.untrusted,
@@ -132,7 +145,13 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
       ok: true,
       settings,
       trusted,
-      ...(trusted ? {} : { notice: restrictedNotice(store.path) }),
+      ...(trusted
+        ? {}
+        : {
+            notice: changed
+              ? `[INFO] ${heldBackLine('settings, hooks, MCP servers, policies, commands, skills and agents', reason ? { reason } : {})}`
+              : restrictedNotice(store.path),
+          }),
       ...(envFile.path ? { envFile } : {}),
     };
   } catch (error) {
@@ -143,51 +162,86 @@ export async function gateFolderTrust(options: TrustGateOptions): Promise<TrustG
 }
 
 /**
- * The folder's trust as decided at startup, for parts built later (the session factory): the same
- * inputs give the same answer, since an answer to the trust question is saved as a rule. A bad
- * trust file was reported at startup; here it counts as untrusted.
+ * How the folder stands for parts built after startup (the session factory, reloads, the
+ * subcommands): trusted, not trusted, or trusted by a rule but changed since (`changed`: its
+ * project files are held back until the person trusts it again; `reason` when what it runs
+ * cannot be fingerprinted at all). The same inputs give the same answer as at startup, since an
+ * answer to the trust question is saved as a rule. A bad trust file counts as not trusted.
  */
-export function isFolderTrusted(options: {
+export type FolderTrustStatus =
+  | { state: 'trusted' }
+  | { state: 'untrusted' }
+  | { state: 'changed'; reason?: string };
+
+export function folderTrustStatus(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
   args: Pick<CliArgs, 'skipTrust'>;
   settings: Settings;
-}): boolean {
+}): FolderTrustStatus {
   try {
     const store = TrustStore.forEnv(options.env);
     const verdict = folderTrust({ ...options, store });
-    if (!verdict.trusted) return false;
-    // A trusted folder whose settings changed since (and was not trusted again) is not.
-    return !(
-      verdict.source === 'rule' &&
-      fingerprintChanged(options.cwd, new TrustFingerprints(fingerprintFilePath(store.path)))
-    );
+    if (!verdict.trusted) return { state: 'untrusted' };
+    if (verdict.source !== 'rule') return { state: 'trusted' };
+    const current = projectFingerprint(options.cwd);
+    const stored = new TrustFingerprints(fingerprintFilePath(store.path)).get(options.cwd);
+    if (!changedSinceTrusted(stored, current)) return { state: 'trusted' };
+    const reason = unverifiableReason(current);
+    return reason ? { state: 'changed', reason } : { state: 'changed' };
   } catch {
-    return false;
+    return { state: 'untrusted' };
   }
+}
+
+/** Whether the folder is trusted now (see folderTrustStatus): a changed one is not. */
+export function isFolderTrusted(options: Parameters<typeof folderTrustStatus>[0]): boolean {
+  return folderTrustStatus(options).state === 'trusted';
+}
+
+/**
+ * One line saying that a changed folder's own `items` are held back, why, and how to trust it
+ * again: what the UI, `kodo skills list` and `kodo agents list` show instead of silently
+ * listing none.
+ */
+export function heldBackLine(items: string, status: { reason?: string }): string {
+  const why = status.reason
+    ? `kodo cannot check what this folder runs against what you trusted (${status.reason})`
+    : 'its settings, commands, skills, agents or other files it runs changed since you trusted it';
+  return `This project's ${items} are held back: ${why}. Review the change, then trust the folder again: /permissions trust in kodo, or start kodo here and answer its question.`;
+}
+
+/**
+ * Trusts the folder again as it is now: a rule that trusts it stays (one is added if none
+ * does) and what it runs is fingerprinted afresh, so its project files load again.
+ */
+export function trustFolderAgain(cwd: string, env: NodeJS.ProcessEnv): void {
+  const store = TrustStore.forEnv(env);
+  const rule = store.ruleFor(cwd);
+  if (!rule || rule.level === 'DO_NOT_TRUST') store.trust(cwd, 'TRUST_FOLDER');
+  recordTrustedState(cwd, env);
+}
+
+/** Records what the folder runs now as what the person trusts (after they trusted it). */
+export function recordTrustedState(cwd: string, env: NodeJS.ProcessEnv): void {
+  const store = TrustStore.forEnv(env);
+  new TrustFingerprints(fingerprintFilePath(store.path)).set(cwd, projectFingerprint(cwd));
 }
 
 /**
  * For the subcommands (`kodo mcp`, `skills`, `agents`): whether the folder is trusted, decided
  * from the user's settings alone (a folder cannot switch folder trust off for itself), and the
- * settings to act on, the folder's own only when it is.
+ * settings to act on, the folder's own only when it is. `status` says why it is not.
  */
 export function settingsForFolder(place: { cwd: string; env: NodeJS.ProcessEnv }): {
   loaded: LoadedSettings;
   trusted: boolean;
+  status: FolderTrustStatus;
 } {
   const userOnly = loadSettings({ ...place, skipProject: true });
-  const trusted = isFolderTrusted({ ...place, args: {}, settings: userOnly.merged });
-  return { loaded: trusted ? loadSettings({ ...place, user: userOnly }) : userOnly, trusted };
-}
-
-/**
- * Whether the folder's settings, policies or hooks differ from when it was trusted. A folder
- * trusted before fingerprints were kept has none stored: its current state is recorded then.
- */
-function fingerprintChanged(cwd: string, fingerprints: TrustFingerprints): boolean {
-  const stored = fingerprints.get(cwd);
-  return stored !== undefined && stored !== projectFingerprint(cwd);
+  const status = folderTrustStatus({ ...place, args: {}, settings: userOnly.merged });
+  const trusted = status.state === 'trusted';
+  return { loaded: trusted ? loadSettings({ ...place, user: userOnly }) : userOnly, trusted, status };
 }
 
 function folderTrust(options: {
@@ -222,7 +276,7 @@ export async function keepingTrustFingerprint<T>(
   change: () => Promise<T>,
 ): Promise<T> {
   const fingerprints = new TrustFingerprints(fingerprintFilePath(TrustStore.forEnv(env).path));
-  const matched = fingerprints.get(cwd) === projectFingerprint(cwd);
+  const matched = fingerprintMatches(fingerprints.get(cwd), projectFingerprint(cwd));
   const result = await change();
   if (matched) fingerprints.set(cwd, projectFingerprint(cwd));
   return result;

@@ -12,16 +12,22 @@ import type { TrustLevel } from '@kodo/core/engine';
 export async function askTrustOnTerminal(
   folder: string,
   streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
-  options: { changed?: boolean } = {},
+  options: { changed?: boolean; reason?: string } = {},
 ): Promise<TrustLevel | undefined> {
   const parent = dirname(folder);
-  const changed = options.changed
+  const changed = options.reason
     ? [
         '',
-        "This folder's settings, policies or hooks changed since you trusted it (.kodo/, .gemini/).",
-        'Check what changed before trusting it again.',
+        `kodo cannot check what this folder runs against what you trusted: ${options.reason}.`,
+        'It asks at every start until that is fixed.',
       ]
-    : [];
+    : options.changed
+      ? [
+          '',
+          "This folder's settings, hooks, commands, skills, agents, policies or .env changed since you trusted it",
+          '(.kodo/, .gemini/, .claude/, .agents/, .env, or files they name). Check what changed before trusting it again.',
+        ]
+      : [];
   const choices: { label: string; level: TrustLevel }[] = [
     { label: `Trust folder (${basename(folder) || folder})`, level: 'TRUST_FOLDER' },
     { label: `Trust parent folder (${basename(parent) || parent})`, level: 'TRUST_PARENT' },

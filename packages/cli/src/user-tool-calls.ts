@@ -6,9 +6,11 @@ import { loadExtensionsModule } from '@kodo/core/engine';
 const MAX_DIRECTORY_FILES = 50;
 
 /**
- * What a custom command's template may do, as tool calls the user's command makes: `!{…}` runs
+ * What a custom command's template may do, as tool calls of the command: `!{…}` runs
  * `run_shell_command` and `@{…}` runs `read_file`, each through the session's scheduler, so the
  * policy, approval, hooks, workspace and ignore rules apply exactly as for the model's calls.
+ * They are the command file's text, not typed by the person (`requestedBy: 'command'`): in the
+ * UI they ask as the model's calls do, headless a call that needs approval is refused.
  */
 export function userToolServices(
   session: Session,
@@ -19,7 +21,7 @@ export function userToolServices(
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CompletedToolCall> => {
-    const stream = session.runUserToolCall(name, args, signal);
+    const stream = session.runUserToolCall(name, args, signal, { requestedBy: 'command' });
     let next = await stream.next();
     while (!next.done) {
       options.onEvent(next.value);
@@ -35,6 +37,8 @@ export function userToolServices(
   return {
     async runShell(command, signal) {
       const completed = await call('run_shell_command', { command }, signal);
+      // The person said no: the command stops there, nothing is sent.
+      if (completed.decision === 'reject') throw await refused(`Shell command '${command}'`, completed);
       if (completed.response.status === 'cancelled') return { output: '', aborted: true };
       const text = responseOutput(completed);
       if (completed.response.status !== 'success' && text === undefined) {

@@ -182,9 +182,13 @@ export {
 } from './safety/trust';
 export {
   CHANGED_SINCE_TRUSTED_MESSAGE,
+  changedSinceTrusted,
   fingerprintFilePath,
+  fingerprintMatches,
   projectFingerprint,
   TrustFingerprints,
+  unverifiableReason,
+  unverifiableTrustMessage,
 } from './safety/trust-fingerprint';
 export { ApprovalModePolicy } from './scheduler/policy/approval-mode-policy';
 export { PolicyEngine, type PolicyEngineOptions } from './scheduler/policy/engine';

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { loadExtensionsModule } from '@kodo/core/engine';
-import { settingsForFolder } from '../trust-gate';
+import { heldBackLine, settingsForFolder } from '../trust-gate';
 
 export interface AgentsCommandContext {
   args: string[];
@@ -29,10 +29,13 @@ export async function runAgentsCommand(context: AgentsCommandContext): Promise<n
   const status = await module.projectAgentStatus(place);
   for (const warning of status.warnings) context.stderr.write(`[WARNING] ${warning}\n`);
   const where = (path: string) => relative(context.cwd, path) || path;
-  const { trusted } = settingsForFolder(place);
-  const trustNote = trusted
-    ? undefined
-    : 'This folder is not trusted: its agents do not load until it is (see kodo --help, --skip-trust).';
+  const trust = settingsForFolder(place).status;
+  const trustNote =
+    trust.state === 'trusted'
+      ? undefined
+      : trust.state === 'changed'
+        ? heldBackLine('agents', trust)
+        : 'This folder is not trusted: its agents do not load until it is (see kodo --help, --skip-trust).';
   switch (sub) {
     case 'list': {
       if (status.acknowledged.length === 0 && status.pending.length === 0) {

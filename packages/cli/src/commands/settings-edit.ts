@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kodoHome, type LoadedSettings, SettingsError } from '@kodo/core/engine';
+import { keepingTrustFingerprint } from '../trust-gate';
 
 export type EditScope = 'user' | 'workspace';
 
@@ -61,6 +62,9 @@ export async function setSkillDisabled(
     ? [...current, options.name]
     : current.filter((name) => name.toLowerCase() !== lower);
   const path = settingsFileFor(loaded, options.scope, options);
-  await writeSetting(path, ['skills', 'disabled'], next);
+  // The person's own change to the project's settings: not a change since they trusted it.
+  await keepingTrustFingerprint(options.cwd, options.env, () =>
+    writeSetting(path, ['skills', 'disabled'], next),
+  );
   return path;
 }

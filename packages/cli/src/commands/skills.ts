@@ -1,6 +1,6 @@
 import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
 import { skillSettings } from '../extensibility-setup';
-import { settingsForFolder } from '../trust-gate';
+import { heldBackLine, settingsForFolder } from '../trust-gate';
 import { KODO_BUILD_KEY } from '../version';
 import { type EditScope, setSkillDisabled } from './settings-edit';
 
@@ -35,22 +35,21 @@ export async function runSkillsCommand(context: SkillsCommandContext): Promise<n
       return usage(context, `--scope must be user or workspace, not ${String(value)}.`);
     scope = value;
   }
-  const { loaded, trusted } = settingsForFolder(context);
+  const { loaded, trusted, status } = settingsForFolder(context);
   switch (sub) {
     case 'list': {
       const skills = await allSkills(context, trusted);
       const { disabled } = skillSettings(loaded.merged, loaded.scopes);
       const off = new Set(disabled.map((name) => name.toLowerCase()));
-      if (skills.length === 0) {
-        context.stdout.write('No skills found.\n');
-        return 0;
-      }
+      if (skills.length === 0) context.stdout.write('No skills found.\n');
       for (const skill of skills) {
         const state = off.has(skill.name.toLowerCase()) ? ' [disabled]' : '';
         context.stdout.write(
           `${skill.name}${state} (${skill.scope}${skill.extensionName ? `: ${skill.extensionName}` : ''})\n  ${skill.description}\n  ${skill.location}\n`,
         );
       }
+      // Rather than a silently shorter list: the project's own are missing, and why.
+      if (status.state === 'changed') context.stdout.write(`${heldBackLine('skills', status)}\n`);
       return 0;
     }
     case 'enable':

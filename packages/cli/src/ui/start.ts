@@ -2,15 +2,15 @@ import { join } from 'node:path';
 import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
-import { loadCliExtensibility } from '../extensibility-setup';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
 import { isFolderTrusted } from '../trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
-import { type ExtensibilityHandle, extensionSlashCommands } from './commands/extension-commands';
+import { extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';
 import { ConfirmationBridge } from './confirmation-bridge';
+import { extensibilityHandle } from './extensibility-handle';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { HighlighterLoader } from './markdown/highlighter-loader';
@@ -183,27 +183,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
 function allCommands(created: CliSession, context: InteractiveContext) {
   const commands = builtinCommands({ mcp: () => created.mcp });
   const reserved = new Set(commands.flatMap((command) => [command.name, ...(command.aliases ?? [])]));
-  const handle: ExtensibilityHandle = {
-    loaded: created.extensibility?.loaded,
-    async reload() {
-      const warnings: string[] = [];
-      const { cwd, env, args } = context;
-      const trusted = isFolderTrusted({ cwd, env, args, settings: context.settings.merged });
-      const fresh = await loadCliExtensibility({
-        args,
-        settings: context.settings.merged,
-        ...(context.settings.scopes ? { settingsScopes: context.settings.scopes } : {}),
-        cwd,
-        env,
-        trusted,
-        onWarning: (message) => warnings.push(message),
-      });
-      // In place: the activate_skill tool and the system prompt hold this object.
-      if (handle.loaded && fresh) Object.assign(handle.loaded, fresh.loaded);
-      else handle.loaded = fresh?.loaded;
-      return warnings;
-    },
-  };
+  const handle = extensibilityHandle(created.extensibility?.loaded, context);
   commands.push(...extensionSlashCommands(handle, commands, reserved));
   return commands;
 }

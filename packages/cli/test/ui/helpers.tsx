@@ -18,6 +18,7 @@ import {
 import { render } from 'ink-testing-library';
 import { App } from '../../src/ui/app';
 import { builtinCommands } from '../../src/ui/commands/registry';
+import type { SlashCommand } from '../../src/ui/commands/types';
 import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
 import type { EditorLauncher } from '../../src/ui/editor';
 import type { SandboxView } from '../../src/ui/hooks/use-sandbox-label';
@@ -138,6 +139,8 @@ export interface AppHarnessOptions {
   sandbox?: SandboxView;
   /** Shell commands in a real pseudo-terminal (as the interactive UI runs them). */
   pty?: boolean;
+  /** The slash commands (default: the built-in ones). */
+  commands?: SlashCommand[];
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
@@ -193,7 +196,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       }}
       bridge={bridge}
       questions={questions}
-      commands={builtinCommands()}
+      commands={options.commands ?? builtinCommands()}
       settings={{
         merged: { model: { name: 'gemini-2.5-pro' }, ...options.settings },
         sources: ['/home/me/.kodo/settings.json'],

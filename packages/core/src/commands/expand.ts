@@ -1,5 +1,6 @@
 import type { Part } from '../contracts/messages';
 import type { CustomCommand } from './definition';
+import { markdownArgs, substituteInShell, substituteInText, tomlArgs } from './template-args';
 
 /** The result of a shell command a template runs. */
 export interface TemplateShellResult {
@@ -37,6 +38,11 @@ export interface ExpandedCommand {
  * without `{{args}}`, typed arguments are appended after a blank line as the whole command line.
  * Markdown commands (Claude Code): `$ARGUMENTS`, `$ARGUMENTS[N]` / `$N` (0-based, quote-aware),
  * `` !`cmd` `` and ```` ```! ```` blocks, and `@path` files attached before the prompt.
+ *
+ * Only the command file's own text is template: the steps are found in it before anything is
+ * substituted, arguments go in in one pass (one literal word each inside a shell step, see
+ * template-args.ts), and what arguments, files and commands bring is never scanned again. Every
+ * step is prepared before the first one runs, so a refused placeholder runs nothing.
  */
 export async function expandCommand(
   command: CustomCommand,
@@ -45,35 +51,54 @@ export async function expandCommand(
   signal: AbortSignal,
 ): Promise<ExpandedCommand> {
   const template = substituteRoots(command);
+  const refuse = (where: string): never => {
+    throw new CommandExpansionError(
+      `an argument placeholder ${where} in a shell step cannot be quoted safely; nothing was run.`,
+    );
+  };
   return command.format === 'toml'
-    ? expandToml(template, command, args, services, signal)
-    : expandMarkdown(template, args, services, signal);
+    ? expandToml(template, command, args, { services, signal, refuse })
+    : expandMarkdown(template, args, { services, signal, refuse });
+}
+
+interface Expansion {
+  services: TemplateServices;
+  signal: AbortSignal;
+  refuse: (where: string) => never;
 }
 
 function substituteRoots(command: CustomCommand): string {
   if (!command.extensionPath) return command.template;
   const root = command.extensionPath;
-  return command.template.replaceAll('${extensionPath}', root).replaceAll('${CLAUDE_PLUGIN_ROOT}', root);
+  return command.template
+    .replaceAll('${extensionPath}', () => root)
+    .replaceAll('${CLAUDE_PLUGIN_ROOT}', () => root);
 }
 
 async function expandToml(
   template: string,
   command: CustomCommand,
   args: string,
-  services: TemplateServices,
-  signal: AbortSignal,
+  expansion: Expansion,
 ): Promise<ExpandedCommand> {
-  const pieces = scanBraced(template, ['@{', '!{']);
-  const parts: Part[] = [];
-  let text = '';
-  const usesArgs = template.includes('{{args}}');
-  for (const piece of pieces) {
-    if (piece.kind === 'text') {
-      text += piece.text.replaceAll('{{args}}', args);
-    } else if (piece.kind === '@{') {
+  const { services, signal } = expansion;
+  const templateArgs = tomlArgs(args);
+  const pieces = scanBraced(template, ['@{', '!{']).map((piece) => {
+    if (piece.kind === 'text') return { kind: piece.kind, text: substituteInText(piece.text, templateArgs) };
+    if (piece.kind === '@{') {
       const path = piece.text.trim();
       if (path === '') throw new CommandExpansionError(`Empty @{} in /${command.name}.`);
-      const content = await services.readPath(path, signal);
+      return { kind: piece.kind, text: path };
+    }
+    return { kind: piece.kind, text: substituteInShell(piece.text, templateArgs, expansion.refuse).trim() };
+  });
+  const parts: Part[] = [];
+  let text = '';
+  for (const piece of pieces) {
+    if (piece.kind === 'text') {
+      text += piece.text;
+    } else if (piece.kind === '@{') {
+      const content = await services.readPath(piece.text, signal);
       for (const part of content) {
         if (typeof part.text === 'string') text += part.text;
         else {
@@ -83,12 +108,11 @@ async function expandToml(
         }
       }
     } else {
-      const shellCommand = piece.text.replaceAll('{{args}}', shellEscape(args)).trim();
-      const result = await services.runShell(shellCommand, signal);
-      text += result.output + shellTrailer(shellCommand, result);
+      const result = await services.runShell(piece.text, signal);
+      text += result.output + shellTrailer(piece.text, result);
     }
   }
-  if (!usesArgs && args.trim() !== '') text += `\n\n/${command.name} ${args}`;
+  if (!template.includes('{{args}}') && args.trim() !== '') text += `\n\n/${command.name} ${args}`;
   if (text !== '' || parts.length === 0) parts.push({ text });
   return { parts: mergeText(parts) };
 }
@@ -96,32 +120,30 @@ async function expandToml(
 async function expandMarkdown(
   template: string,
   args: string,
-  services: TemplateServices,
-  signal: AbortSignal,
+  expansion: Expansion,
 ): Promise<ExpandedCommand> {
-  const words = splitShellWords(args);
-  let text = template;
-  const hadPlaceholder = /\$ARGUMENTS/.test(text);
-  text = text.replace(/\$ARGUMENTS\[(\d+)\]/g, (_match, index: string) => words[Number(index)] ?? '');
-  text = text.replace(/\$ARGUMENTS\b/g, () => args);
-  // `$N` is 0-based; a `$N` without an argument stays as written.
-  text = text.replace(/\$(\d+)\b/g, (match, index: string) => words[Number(index)] ?? match);
-  if (!hadPlaceholder && args.trim() !== '') text += `\n\nARGUMENTS: ${args}`;
-  text = await replaceAsync(text, /^```!\s*\n([\s\S]*?)\n```\s*$/gm, async (_match, body: string) => {
-    const result = await services.runShell(body.trim(), signal);
-    return result.output + shellTrailer(body.trim(), result);
-  });
-  text = await replaceAsync(
-    text,
-    /(^|\s)!`([^`\n]+)`/g,
-    async (_match, lead: string, shellCommand: string) => {
-      const result = await services.runShell(shellCommand, signal);
-      return lead + result.output + shellTrailer(shellCommand, result);
-    },
+  const { services, signal } = expansion;
+  const templateArgs = markdownArgs(args, splitShellWords(args));
+  const pieces = markdownPieces(template).map((piece) =>
+    piece.kind === 'shell'
+      ? { ...piece, text: substituteInShell(piece.text, templateArgs, expansion.refuse) }
+      : { ...piece, text: substituteInText(piece.text, templateArgs) },
   );
+  let text = '';
+  const files: string[] = [];
+  for (const piece of pieces) {
+    if (piece.kind === 'shell') {
+      const result = await services.runShell(piece.text, signal);
+      text += piece.lead + result.output + shellTrailer(piece.text, result);
+      continue;
+    }
+    text += piece.text;
+    if (piece.kind === 'file') files.push(piece.text.slice(piece.text.indexOf('@') + 1));
+  }
+  if (!/\$ARGUMENTS/.test(template) && args.trim() !== '') text += `\n\nARGUMENTS: ${args}`;
   const attachments: Part[] = [];
-  for (const match of text.matchAll(/(?:^|\s)@((?:\\ |[^\s`])+)/g)) {
-    const path = match[1]!.replace(/\\ /g, ' ').replace(/[.,;:!?)]+$/, '');
+  for (const mention of files) {
+    const path = mention.replace(/\\ /g, ' ').replace(/[.,;:!?)]+$/, '');
     if (path === '' || path.includes('@')) continue;
     try {
       const content = await services.readPath(path, signal);
@@ -132,6 +154,55 @@ async function expandMarkdown(
     }
   }
   return { parts: mergeText([...attachments, { text }]) };
+}
+
+type MarkdownPiece =
+  | { kind: 'text'; text: string }
+  /** `@path` (with the whitespace before it): the text stays, the file is attached. */
+  | { kind: 'file'; text: string }
+  /** A ```` ```! ```` block or an inline `` !`…` `` (`lead`: the whitespace before it). */
+  | { kind: 'shell'; text: string; lead: string };
+
+/** The steps of a Markdown command's own text, found before anything is substituted. */
+function markdownPieces(template: string): MarkdownPiece[] {
+  const pieces: MarkdownPiece[] = [];
+  const split = (
+    text: string,
+    pattern: RegExp,
+    onMatch: (match: RegExpMatchArray) => void,
+    rest: (text: string) => void,
+  ) => {
+    let last = 0;
+    for (const match of text.matchAll(pattern)) {
+      rest(text.slice(last, match.index));
+      onMatch(match);
+      last = (match.index ?? 0) + match[0].length;
+    }
+    rest(text.slice(last));
+  };
+  const files = (text: string) =>
+    split(
+      text,
+      /(^|\s)@((?:\\ |[^\s`])+)/g,
+      (match) => pieces.push({ kind: 'file', text: match[0] }),
+      (plain) => {
+        if (plain !== '') pieces.push({ kind: 'text', text: plain });
+      },
+    );
+  const inline = (text: string) =>
+    split(
+      text,
+      /(^|\s)!`([^`\n]+)`/g,
+      (match) => pieces.push({ kind: 'shell', text: match[2]!, lead: match[1]! }),
+      files,
+    );
+  split(
+    template,
+    /^```!\s*\n([\s\S]*?)\n```\s*$/gm,
+    (match) => pieces.push({ kind: 'shell', text: match[1]!.trim(), lead: '' }),
+    inline,
+  );
+  return pieces;
 }
 
 function shellTrailer(command: string, result: TemplateShellResult): string {
@@ -174,12 +245,6 @@ export function scanBraced(template: string, openers: readonly ('@{' | '!{')[]):
   return pieces;
 }
 
-/** POSIX single-quoting: the argument text arrives in the command as one literal word. */
-export function shellEscape(text: string): string {
-  if (text === '') return "''";
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Words as a shell would split them: quotes group, backslash escapes. */
 export function splitShellWords(text: string): string[] {
   const words: string[] = [];
@@ -209,21 +274,6 @@ export function splitShellWords(text: string): string[] {
   }
   if (inWord) words.push(current);
   return words;
-}
-
-async function replaceAsync(
-  text: string,
-  pattern: RegExp,
-  replace: (...groups: string[]) => Promise<string>,
-): Promise<string> {
-  let out = '';
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    out += text.slice(last, match.index);
-    out += await replace(...(match as unknown as string[]));
-    last = (match.index ?? 0) + match[0].length;
-  }
-  return out + text.slice(last);
 }
 
 function mergeText(parts: Part[]): Part[] {

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { geminiHome, kodoHome } from './paths';
+import { geminiHome, HOME_VARIABLES, kodoHome } from './paths';
 
 /**
  * `.env` loading as Gemini CLI does it, so keys kept in a project's `.env` keep
  * working: the first file found from the working directory up — in each directory
  * `.kodo/.env` and `.gemini/.env` (trusted folders only), then `.env` — else kodo's and Gemini
- * CLI's home `.env` (trusted only), then `~/.env`. Variables already set are never overwritten.
+ * CLI's home `.env` (trusted only), then `~/.env`. Variables already set are never overwritten,
+ * and no `.env` may set where the configuration homes are (`HOME_LOCATING_ENV_VARS`).
  */
 
 /** Left out of a project `.env` unless `advanced.excludedEnvVars` says otherwise. */
@@ -17,6 +18,36 @@ export const DEFAULT_EXCLUDED_ENV_VARS = [
   'GEMINI_CLI_IDE_SERVER_STDIO_COMMAND',
   'GEMINI_CLI_IDE_SERVER_STDIO_ARGS',
 ];
+
+/**
+ * Never taken from any `.env`: where the configuration homes are — kodo's, Gemini CLI's, Claude
+ * Code's and Codex's, the OS's idea of the home (`HOME`, `USERPROFILE`), the XDG folders (git
+ * reads its user configuration from `XDG_CONFIG_HOME`), git's user configuration itself — and
+ * the trust store and trust decision. A project's `.env` setting one would make the project's
+ * own files count as the user's (user settings and hooks, agents without acknowledgement,
+ * extensions, policies, a trust file that trusts anything). The home folders' own `.env` files
+ * cannot move them either: they are found through these very variables, after the trust
+ * decision was made with them. Such names are set in the environment kodo starts with.
+ */
+export const HOME_LOCATING_ENV_VARS: readonly string[] = [
+  ...HOME_VARIABLES,
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'CODEX_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_CONFIG_DIRS',
+  'XDG_DATA_HOME',
+  'XDG_STATE_HOME',
+  'XDG_CACHE_HOME',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'KODO_TRUSTED_FOLDERS_PATH',
+  'GEMINI_CLI_TRUSTED_FOLDERS_PATH',
+  'KODO_TRUST_WORKSPACE',
+  'GEMINI_CLI_TRUST_WORKSPACE',
+];
+const HOME_LOCATING = new Set(HOME_LOCATING_ENV_VARS);
 
 /**
  * What an untrusted folder's `.env` may set: model credentials only (Gemini CLI's list, plus
@@ -72,8 +103,15 @@ export async function loadEnvFile(options: EnvFileOptions): Promise<EnvFileResul
   const allowed = options.trusted ? undefined : new Set(UNTRUSTED_ENV_ALLOWLIST);
   const applied: string[] = [];
   const skipped: string[] = [];
+  // Compared ignoring case: Windows reads `Home` as `HOME`.
+  const homes = Object.keys(values).filter((name) => HOME_LOCATING.has(name.toUpperCase()));
+  if (homes.length > 0) {
+    skipped.push(
+      `${homes.join(', ')} in ${found.path} ${homes.length === 1 ? 'is' : 'are'} ignored: a .env file may not move kodo's, Gemini CLI's or Claude Code's configuration homes or the trust settings (set them in the environment instead)`,
+    );
+  }
   for (const [name, raw] of Object.entries(values)) {
-    if (options.env[name] !== undefined || excluded.has(name)) continue;
+    if (options.env[name] !== undefined || excluded.has(name) || homes.includes(name)) continue;
     let value = raw;
     if (allowed) {
       if (!allowed.has(name)) {
@@ -91,8 +129,11 @@ export async function loadEnvFile(options: EnvFileOptions): Promise<EnvFileResul
 /**
  * The `.env` this run would load. `project`: a plain `.env` in the working directory or above
  * (not under `.kodo`/`.gemini`, and not the home fallback), where `excludedEnvVars` applies.
+ * `home`: one of the home fallbacks, the user's rather than the folder's.
  */
-export function findEnvFile(options: EnvFileOptions): { path: string; project: boolean } | undefined {
+export function findEnvFile(
+  options: EnvFileOptions,
+): { path: string; project: boolean; home?: true } | undefined {
   const home = resolve(options.env.HOME ?? homedir());
   if (!options.ignoreLocalEnv) {
     for (let dir = resolve(options.cwd); ; dir = dirname(dir)) {
@@ -115,7 +156,7 @@ export function findEnvFile(options: EnvFileOptions): { path: string; project: b
     join(home, '.env'),
   ];
   const path = fallbacks.find((candidate) => existsSync(candidate));
-  return path ? { path, project: false } : undefined;
+  return path ? { path, project: false, home: true } : undefined;
 }
 
 /** A credential from an untrusted file: printable characters a key can contain, nothing else. */

@@ -1,6 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** The environment variables the functions below read: they say where the homes are. */
+export const HOME_VARIABLES = ['HOME', 'KODO_HOME', 'GEMINI_CLI_HOME', 'CLAUDE_CONFIG_DIR'] as const;
+
 /** `~/.kodo`, or `$KODO_HOME` when set. */
 export function kodoHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.KODO_HOME && env.KODO_HOME.trim() !== '' ? env.KODO_HOME : join(homedir(), '.kodo');

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { claudeHome, geminiHome, kodoHome, userHome } from '../config/paths';
+import { claudeHome, geminiHome, HOME_VARIABLES, kodoHome, userHome } from '../config/paths';
 import { currentPathStamp, isRacyChange, type RecordingDiscoveryFs } from '../utils/discovery-fs';
 import { fnv1a } from '../utils/fnv1a';
 import { readTextIfExists } from '../utils/fs-read';
@@ -31,9 +31,6 @@ const VERSION = 1;
 const MAX_SNAPSHOT_BYTES = 256 * 1024;
 /** Snapshots kept (projects × builds × prompt or command runs); the oldest go first. */
 const MAX_SNAPSHOTS = 32;
-
-/** The only environment variables discovery reads: where the homes are. */
-const HOME_VARIABLES = ['HOME', 'KODO_HOME', 'GEMINI_CLI_HOME', 'CLAUDE_CONFIG_DIR'] as const;
 
 export interface SnapshotLocation {
   file: string;

@@ -21,7 +21,6 @@ export {
   CommandExpansionError,
   type ExpandedCommand,
   expandCommand,
-  shellEscape,
   splitShellWords,
   type TemplateServices,
   type TemplateShellResult,

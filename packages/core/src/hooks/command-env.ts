@@ -1,4 +1,7 @@
 import { sanitizeEnv } from '../utils/env';
+import { substituteShellPlaceholders } from '../utils/shell-placeholders';
+
+export { shellQuote } from '../utils/shell-placeholders';
 
 /** Facts about the session every hook process gets as variables. */
 export interface HookSessionFacts {
@@ -42,39 +45,24 @@ export function hookEnvironment(
 }
 
 /**
- * Replaces `$NAME` and `${NAME}` of the session variables in a hook command, escaped for where
- * they stand: bare words are shell-quoted when needed, inside double quotes `\ " $ \`` are
- * escaped, inside single quotes a `'` closes and reopens the quote. So a project path with
- * spaces or quotes works in `node $KODO_PROJECT_DIR/h.js` and in `node "$KODO_PROJECT_DIR/h.js"`.
+ * Replaces `$NAME` and `${NAME}` of the session variables in a hook command, quoted for where
+ * they stand (utils/shell-placeholders.ts): bare words are shell-quoted when needed, inside
+ * double quotes `\ " $ \`` are escaped, inside single quotes a `'` closes and reopens the quote.
+ * So a project path with spaces or quotes works in `node $KODO_PROJECT_DIR/h.js` and in
+ * `node "$KODO_PROJECT_DIR/h.js"`. Where a value cannot be quoted reliably (backquotes, `${…}`,
+ * a comment…) the reference is left as written: the hook's environment has the same variable.
  * Other variables are left for the shell to expand.
  */
 export function substituteHookVariables(command: string, vars: Record<string, string>): string {
-  let out = '';
-  let quote: '"' | "'" | undefined;
-  let i = 0;
-  while (i < command.length) {
-    const char = command[i]!;
-    if (char === '\\' && quote !== "'") {
-      out += command.slice(i, i + 2);
-      i += 2;
-      continue;
-    }
-    if (char === "'" && quote !== '"') {
-      quote = quote === "'" ? undefined : "'";
-    } else if (char === '"' && quote !== "'") {
-      quote = quote === '"' ? undefined : '"';
-    } else if (char === '$') {
-      const reference = variableAt(command, i);
-      if (reference && Object.hasOwn(vars, reference.name)) {
-        out += escapeFor(vars[reference.name]!, quote);
-        i = reference.end;
-        continue;
-      }
-    }
-    out += char;
-    i += 1;
-  }
-  return out;
+  return substituteShellPlaceholders(command, {
+    find(text, index) {
+      if (text[index] !== '$') return undefined;
+      const reference = variableAt(text, index);
+      if (!reference || !Object.hasOwn(vars, reference.name)) return undefined;
+      return { end: reference.end, value: vars[reference.name]! };
+    },
+    unquotable: (_context, placeholder) => placeholder,
+  });
 }
 
 function variableAt(text: string, dollar: number): { name: string; end: number } | undefined {
@@ -83,16 +71,4 @@ function variableAt(text: string, dollar: number): { name: string; end: number }
   const bare = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(dollar));
   if (bare) return { name: bare[1]!, end: dollar + bare[0].length };
   return undefined;
-}
-
-function escapeFor(value: string, quote: '"' | "'" | undefined): string {
-  if (quote === '"') return value.replace(/[\\"$`]/g, '\\$&');
-  if (quote === "'") return value.replace(/'/g, "'\\''");
-  return shellQuote(value);
-}
-
-/** A word bash reads back as `value`: unchanged when safe, else single-quoted. */
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_/.,:@%+=-]+$/.test(value)) return value;
-  return `'${value.replace(/'/g, "'\\''")}'`;
 }

@@ -479,8 +479,9 @@ export class Session {
   /**
    * Runs a tool call outside a model turn (see user-tool-call.ts): one the person typed (the UI's
    * `!command`) runs unasked, though a policy's deny, hooks and the sandbox still apply; with
-   * `requestedBy: 'client'` (an MCP client of `kodo mcp serve`) it gets every check a model's call
-   * gets, approval included. Events stream like a turn's; nothing joins the history.
+   * `requestedBy: 'command'` (a custom command's step) or `'client'` (an MCP client of `kodo mcp
+   * serve`) it gets every check a model's call gets, approval included. Events stream like a
+   * turn's; nothing joins the history.
    */
   runUserToolCall(
     name: string,

@@ -2,8 +2,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildResult, Tool, ToolContext, ToolInvocation, ToolResult } from '../tools/tool';
 import { compareCodeUnits } from '../utils/compare';
+import { nodeDiscoveryFs } from '../utils/discovery-fs';
 import { escapeXml } from '../utils/xml';
 import { type ActivateSkillOptions, activateSkillSpec } from './activate-skill-spec';
+import { outsideRootMessage, skillOutsideRoot } from './confinement';
 import type { SkillDefinition } from './definition';
 import { findSkill } from './enabled';
 
@@ -34,6 +36,13 @@ export function createActivateSkillTool(options: ActivateSkillOptions): Tool {
           },
         };
       }
+      const outside = skillOutsideRoot(skill, nodeDiscoveryFs.realpath);
+      if (outside !== undefined) {
+        return {
+          ok: false,
+          error: { type: 'path_not_in_workspace', message: outsideRootMessage(skill, outside) },
+        };
+      }
       return { ok: true, invocation: invocationFor(tool, skill, ctx) };
     },
   });
@@ -47,14 +56,28 @@ function invocationFor(tool: Tool, skill: SkillDefinition, ctx: ToolContext): To
     describe: () => skill.name,
     locations: () => [skill.dir],
     async confirmationDetails() {
+      const outside = skillOutsideRoot(skill, nodeDiscoveryFs.realpath);
       return {
         kind: 'info',
         title: `Activate Skill: ${skill.name}`,
-        prompt: `${skill.description}\n\nResources to be shared with the model:\n${resourceTree(skill.dir)}`,
+        prompt:
+          outside === undefined
+            ? `${skill.description}\n\nResources to be shared with the model:\n${resourceTree(skill.dir)}`
+            : outsideRootMessage(skill, outside),
       };
     },
     async execute(): Promise<ToolResult> {
-      ctx.workspace.allowReading(skill.dir);
+      // Again: the folder may have been swapped for a link since the call was built.
+      const outside = skillOutsideRoot(skill, nodeDiscoveryFs.realpath);
+      if (outside !== undefined) {
+        const message = outsideRootMessage(skill, outside);
+        return {
+          llmContent: message,
+          returnDisplay: message,
+          error: { type: 'path_not_in_workspace', message },
+        };
+      }
+      ctx.workspace.allowReading(nodeDiscoveryFs.realpath(skill.dir) ?? skill.dir);
       const tree = resourceTree(skill.dir);
       return {
         llmContent: activatedSkillText(skill, tree),

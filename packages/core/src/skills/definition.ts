@@ -16,6 +16,8 @@ export interface SkillDefinition {
   scope: SkillScope;
   /** The extension or plugin that brings it. */
   extensionName?: string;
+  /** The folder its files must stay inside (project, extension); absent for the user's own. */
+  root?: string;
 }
 
 /** Whether data read back from a cache file has a skill definition's shape. */

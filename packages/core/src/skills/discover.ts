@@ -1,8 +1,9 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { compareCodeUnits } from '../utils/compare';
 import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
 import { isRecord } from '../utils/is-record';
 import { type FileStamp, fileStamp, MAX_CACHED_TEXT, ParsedFileCache } from '../utils/parsed-file-cache';
+import { outsideRootMessage, skillOutsideRoot } from './confinement';
 import { isSkillDefinition, type SkillDefinition, type SkillScope } from './definition';
 import { parseSkillFile } from './skill-file';
 
@@ -11,6 +12,8 @@ export interface SkillDir {
   dir: string;
   scope: SkillScope;
   extensionName?: string;
+  /** The folder its skills must stay inside (the project, the extension); see confinement.ts. */
+  root?: string;
 }
 
 export interface SkillDiscovery {
@@ -41,8 +44,15 @@ export async function discoverSkills(
       const stamp = fileStamp(file, fs);
       if (!stamp || seen.has(stamp.identity)) continue;
       seen.add(stamp.identity);
-      const skill = await readSkill(file, stamp, source, { cache, fs });
-      if (!skill) continue;
+      const place = { location: file, dir: dirname(file), ...(source.root ? { root: source.root } : {}) };
+      const outside = skillOutsideRoot(place, (path) => fs.realpath(path));
+      if (outside !== undefined) {
+        warnings.push(outsideRootMessage(place, outside));
+        continue;
+      }
+      const parsed = await readSkill(file, stamp, source, { cache, fs });
+      if (!parsed) continue;
+      const skill = source.root ? { ...parsed, root: source.root } : parsed;
       const key = skill.name.toLowerCase();
       const previous = byName.get(key);
       if (previous && previous.scope !== 'builtin') {

@@ -1,4 +1,12 @@
-import { type BigIntStats, type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  type BigIntStats,
+  type Dirent,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 // Discovery of what users bring (extensions, commands, skills, agents) reads many small files
@@ -21,6 +29,8 @@ export interface DiscoveryFs {
    * (a link back up does not loop). Throws when a folder cannot be listed.
    */
   listTree(dir: string): string[];
+  /** `realpathSync(path)`: undefined when the path does not resolve. */
+  realpath(path: string): string | undefined;
 }
 
 function statOrUndefined(path: string): BigIntStats | undefined {
@@ -28,6 +38,14 @@ function statOrUndefined(path: string): BigIntStats | undefined {
     return statSync(path, { throwIfNoEntry: false, bigint: true });
   } catch {
     // ENOTDIR, EACCES…: nothing kodo can read either.
+    return undefined;
+  }
+}
+
+function realpathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
     return undefined;
   }
 }
@@ -59,6 +77,7 @@ export const nodeDiscoveryFs: DiscoveryFs = {
   readText: (path) => readFileSync(path, 'utf8'),
   list: (dir) => readdirSync(dir, { withFileTypes: true }),
   listTree: (dir) => listTree(nodeDiscoveryFs, dir),
+  realpath: realpathOrUndefined,
 };
 
 /**
@@ -128,6 +147,12 @@ export class RecordingDiscoveryFs implements DiscoveryFs {
 
   listTree(dir: string): string[] {
     return listTree(this, dir);
+  }
+
+  /** The path's stamp follows its links, so a link pointed elsewhere changes it. */
+  realpath(path: string): string | undefined {
+    this.stat(path);
+    return realpathOrUndefined(path);
   }
 
   /** Every path asked about, with its stamp, in the order first asked. */

@@ -60,10 +60,11 @@ describe('no construct smuggles a command past an allow rule', () => {
     for (const line of [
       'git status && git log | cat',
       '[[ -f a.txt ]] && git status',
-      'for x in a b; do git log $x; done',
+      // After `--`: a variable that may start with `-` could be a writing option (writing-options.test.ts).
+      'for x in a b; do git log -- $x; done',
       'git status 2>&1 | cat',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a template
-      'git status ${x:-main}',
+      'git status -- ${x:-main}',
     ]) {
       expect((await engine.check(shell(line), ctx('default'))).decision, line).toBe('allow');
     }

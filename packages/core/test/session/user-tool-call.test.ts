@@ -171,4 +171,17 @@ describe('runUserToolCall (the module, with its dependencies injected)', () => {
     expect(runs[0]!.options).toEqual({});
     expect(runs[0]!.calls[0]!.callId).toMatch(/^read_thing_\d+_client$/);
   });
+
+  it("gives a custom command's step no user privilege: it is the file's text, not the person's", async () => {
+    const { deps, runs } = fakeDeps();
+    await collect(
+      runUserToolCall(
+        deps,
+        { name: 'run_shell_command', args: { command: 'touch x' }, requestedBy: 'command' },
+        new AbortController().signal,
+      ),
+    );
+    expect(runs[0]!.options).toEqual({});
+    expect(runs[0]!.calls[0]!.callId).toMatch(/^run_shell_command_\d+_command$/);
+  });
 });

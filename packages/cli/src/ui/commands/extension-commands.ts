@@ -6,6 +6,7 @@ import {
   type SkillDefinition,
 } from '@kodo/core/engine';
 import { setSkillDisabled } from '../../commands/settings-edit';
+import { heldBackLine } from '../../trust-gate';
 import { userToolServices } from '../../user-tool-calls';
 import type { CommandContext, SlashCommand } from './types';
 
@@ -17,6 +18,13 @@ import type { CommandContext, SlashCommand } from './types';
 export interface ExtensibilityHandle {
   loaded: Extensibility | undefined;
   reload(): Promise<string[]>;
+  /**
+   * Set when the project's own commands, skills and agents are held back because the folder
+   * changed since it was trusted (`reason`: it cannot be checked at all); undefined otherwise.
+   */
+  heldBack?(): { reason?: string } | undefined;
+  /** Trusts the folder again as it is now, so the next reload loads its files. */
+  trustAgain?(): void;
 }
 
 /**
@@ -146,12 +154,15 @@ function commandsCommand(handle: ExtensibilityHandle, commands: CommandList): Sl
       context.addItem({
         kind: 'panel',
         title: 'Custom commands',
-        body:
+        body: withHeldBack(
+          handle,
+          'commands',
           list.length === 0
             ? 'No custom commands. See docs/extending.md for the folders kodo reads.'
             : list
                 .map((command) => `/${command.name}  ${command.description}\n    ${command.path}`)
                 .join('\n'),
+        ),
       });
     },
   };
@@ -209,7 +220,9 @@ function skillsCommand(handle: ExtensibilityHandle, commands: CommandList): Slas
       context.addItem({
         kind: 'panel',
         title: 'Agent skills',
-        body:
+        body: withHeldBack(
+          handle,
+          'skills',
           all.length === 0
             ? 'No skills. See docs/extending.md for the folders kodo reads.'
             : all
@@ -218,9 +231,16 @@ function skillsCommand(handle: ExtensibilityHandle, commands: CommandList): Slas
                     `${skill.name}${enabled.has(skill.location) ? '' : ' [disabled]'} (${skill.scope})  ${skill.description}\n    ${skill.location}`,
                 )
                 .join('\n'),
+        ),
       });
     },
   };
+}
+
+/** A list, and the line that says the project's own are held back when they are (/commands reload offers to trust again). */
+function withHeldBack(handle: ExtensibilityHandle, items: string, body: string): string {
+  const held = handle.heldBack?.();
+  return held ? `${body}\n\n${heldBackLine(items, held)} Or /commands reload to trust it again now.` : body;
 }
 
 async function reloadAll(
@@ -232,12 +252,51 @@ async function reloadAll(
   const warnings = await handle.reload();
   refresh(handle, commands);
   for (const warning of warnings) context.addItem({ kind: 'info', tone: 'warning', text: warning });
-  if (!options.quiet) {
-    const loaded = handle.loaded;
-    context.addItem({
-      kind: 'info',
-      tone: 'info',
-      text: `Reloaded: ${loaded?.commands.length ?? 0} commands, ${loaded?.skills.length ?? 0} skills.`,
-    });
-  }
+  if (await offerTrustAgain(handle, commands, context)) return;
+  if (!options.quiet) reportReloaded(handle, context);
+}
+
+function reportReloaded(handle: ExtensibilityHandle, context: CommandContext): void {
+  const loaded = handle.loaded;
+  context.addItem({
+    kind: 'info',
+    tone: 'info',
+    text: `Reloaded: ${loaded?.commands.length ?? 0} commands, ${loaded?.skills.length ?? 0} skills.`,
+  });
+}
+
+/**
+ * A folder that changed since it was trusted has its own commands and skills held back: say so
+ * (rather than "0 commands") and offer to trust it again as it is now, then reload. True when
+ * it handled the report.
+ */
+async function offerTrustAgain(
+  handle: ExtensibilityHandle,
+  commands: CommandList,
+  context: CommandContext,
+): Promise<boolean> {
+  const held = handle.heldBack?.();
+  if (!held) return false;
+  context.addItem({ kind: 'info', tone: 'warning', text: heldBackLine('commands, skills and agents', held) });
+  if (!handle.trustAgain) return false;
+  const answer = await context.choose({
+    title: 'Trust this folder again as it is now?',
+    items: [
+      { value: 'trust', label: 'Trust again and reload', description: 'after reviewing what changed' },
+      { value: 'keep', label: 'Not now', description: 'keep its commands, skills and agents held back' },
+    ],
+    initial: 'keep',
+  });
+  if (answer !== 'trust') return false;
+  handle.trustAgain();
+  const warnings = await handle.reload();
+  refresh(handle, commands);
+  for (const warning of warnings) context.addItem({ kind: 'info', tone: 'warning', text: warning });
+  context.addItem({
+    kind: 'info',
+    tone: 'success',
+    text: 'This folder is trusted again as it is now. Its settings, hooks and MCP servers take effect the next time kodo starts here.',
+  });
+  reportReloaded(handle, context);
+  return true;
 }

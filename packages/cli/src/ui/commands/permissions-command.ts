@@ -1,4 +1,5 @@
 import { type TrustLevel, TrustStore } from '@kodo/core/engine';
+import { recordTrustedState } from '../../trust-gate';
 import type { SlashCommand } from './types';
 
 const CHANGES: Readonly<Record<string, { level?: TrustLevel; done: string }>> = {
@@ -51,6 +52,8 @@ export const permissionsCommand: SlashCommand = {
     try {
       if (change.level) store.trust(cwd, change.level);
       else store.forget(cwd);
+      // Trust covers what the folder runs as it is now (see trust-fingerprint.ts).
+      if (change.level && change.level !== 'DO_NOT_TRUST') recordTrustedState(cwd, env);
     } catch (error) {
       addItem({
         kind: 'info',

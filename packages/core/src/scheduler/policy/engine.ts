@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { controlFileAmong } from '../../safety/control-files';
 import { builtinRules } from './defaults';
+import { optionEffects } from './option-effects';
 import type {
   ApprovalMode,
   PolicyChecker,
@@ -295,7 +296,9 @@ function effective(decision: PolicyDecision, context: PolicyContext): PolicyDeci
  * Writing or reading files through redirection needs a person's OK unless the rule or mode says
  * so. Even then (a rule's `allowRedirection`, or `auto_edit`), only literal targets inside the
  * workspace (and /dev/null) are allowed without asking, and never a control file such as
- * `.git/hooks/…`: `git status > ~/.bashrc` asks. yolo allows everything.
+ * `.git/hooks/…`: `git status > ~/.bashrc` asks. yolo allows everything. An option that makes
+ * the command write a file or run a program (`git log --output=x`, `find -exec`; see
+ * option-effects.ts) counts as a redirection: a rule for the command does not cover it.
  */
 function downgradeRedirection(
   decision: PolicyDecision,
@@ -303,10 +306,11 @@ function downgradeRedirection(
   options: { rule: PolicyRule | undefined; context: PolicyContext; where: string | undefined },
 ): PolicyDecision {
   const { rule, context } = options;
-  if (decision !== 'allow' || !command.redirected) return decision;
-  if (context.mode === 'yolo') return decision;
+  if (decision !== 'allow' || context.mode === 'yolo') return decision;
+  const optionWrites = optionEffects(command.words);
+  if (!command.redirected && optionWrites.length === 0) return decision;
   if (!rule?.allowRedirection && context.mode !== 'auto_edit') return 'ask_user';
-  const allInside = command.redirects.every(
+  const allInside = [...command.redirects, ...optionWrites].every(
     (redirect) => !redirect.touchesFile || targetInside(redirect.target, options.where, context.workspace),
   );
   return allInside ? decision : 'ask_user';

@@ -24,12 +24,24 @@ export interface ShellRedirect {
   touchesFile: boolean;
 }
 
+/** One word of a command (its name or an argument), as far as the policy can know it. */
+export interface ShellWord {
+  /** As written. */
+  text: string;
+  /** Its value when nothing in it is expanded (quotes and backslashes removed). */
+  value?: string;
+  /** Whether, once expanded, it may start with `-` and so be read as an option. */
+  mayBeOption: boolean;
+}
+
 /** One simple command found in a shell line, with where its output goes. */
 export interface ShellSubCommand {
   /** The command's own text (assignments, name, arguments; not the redirections around it). */
   text: string;
   /** Its first word, e.g. `git`: what "allow always" remembers. */
   root: string;
+  /** Its name and arguments, for the options that write or run (option-effects.ts). */
+  words: ShellWord[];
   /** Reads or writes a file through `>`, `>>`, `<`, `&>`, `2>`, a here-document… */
   redirected: boolean;
   /** Every redirection that applies to it: its own and those of the statements around it. */
@@ -188,6 +200,7 @@ function collectCommand(node: Node, walk: Walk): string | undefined {
     walk.commands.push({
       text: commandText(node),
       root,
+      words: name ? [name, ...args].map(shellWord) : [],
       redirected: redirects.some(countsAsRedirection),
       redirects,
     });
@@ -225,6 +238,7 @@ function collectDeclaration(node: Node, walk: Walk): string | undefined {
   walk.commands.push({
     text: node.text,
     root: keyword,
+    words: [],
     redirected: walk.redirects.some(countsAsRedirection),
     redirects: walk.redirects,
   });
@@ -414,6 +428,50 @@ function literalValue(node: Node): string | undefined {
     return text;
   }
   return undefined;
+}
+
+/** A word's value when it is literal, and whether it may be an option once expanded. */
+function shellWord(node: Node): ShellWord {
+  const value = wordValue(node);
+  if (value !== undefined) return { text: node.text, value, mayBeOption: value.startsWith('-') };
+  // Expansion leaves a leading plain character (outside or just inside quotes) in place.
+  return { text: node.text, mayBeOption: !/^["']?[A-Za-z0-9_./+:,=@%]/.test(node.text) };
+}
+
+/** The value of a word with nothing to expand: no `$`, backquote, glob, brace list or tilde. */
+function wordValue(node: Node): string | undefined {
+  if (node.type === 'command_name') return node.firstNamedChild ? wordValue(node.firstNamedChild) : undefined;
+  if (node.type === 'raw_string') return node.text.slice(1, -1);
+  if (node.type === 'number') return node.text;
+  if (node.type === 'string') {
+    return node.namedChildren.every((child) => child?.type === 'string_content')
+      ? node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, '$1')
+      : undefined;
+  }
+  if (node.type === 'concatenation') {
+    let value = '';
+    for (const child of node.namedChildren) {
+      const part = child ? wordValue(child) : undefined;
+      if (part === undefined) return undefined;
+      value += part;
+    }
+    return value;
+  }
+  if (node.type !== 'word') return undefined;
+  let value = '';
+  const text = node.text;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index]!;
+    if (char === '\\') {
+      value += text[index + 1] ?? '';
+      index += 1;
+    } else if (/[$`*?[{~]/.test(char)) {
+      return undefined;
+    } else {
+      value += char;
+    }
+  }
+  return value;
 }
 
 /** The command without redirections the grammar attached inside it. */
