@@ -45,7 +45,14 @@ describe.skipIf(!hasTmux())("other tools' sessions in the UI", () => {
     // Newest first: Codex's, then Claude Code's, then Gemini CLI's.
     expect(menu.indexOf('3. [codex]')).toBeLessThan(menu.indexOf('2. [claude]'));
     expect(menu.indexOf('2. [claude]')).toBeLessThan(menu.indexOf('1. [gemini]'));
-    session.press('Down');
+    // The menu can be drawn a moment before it takes keys: move until the highlight is on
+    // Claude Code's session, and only then pick it.
+    await session.waitFor(/› .*\[codex\]/);
+    for (let tries = 0; tries < 5; tries++) {
+      session.press('Down');
+      const moved = await session.waitFor(/› .*\[claude\]/, 2_000).catch(() => undefined);
+      if (moved) break;
+    }
     session.press('Enter');
     const drawn = await session.waitFor(`Imported the Claude Code session ${facts.ids.claude}`);
     expect(drawn).toContain(facts.prompt);
