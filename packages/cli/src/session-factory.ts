@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import {
   ApprovalModeError,
+  type Approvals,
   type CommandSandbox,
-  type ConfirmHandler,
   cleanupInterruptedWrites,
   createTelemetry,
   type ExternalTerminals,
@@ -58,8 +58,11 @@ export interface CliSessionSetup {
   cwd: string;
   env: NodeJS.ProcessEnv;
   sessionId: string;
-  /** The interactive UI's approval dialog; headless passes none. */
-  confirm?: ConfirmHandler;
+  /**
+   * Who answers approval questions, stated by the front end: the UI's dialog, the editor's
+   * permission request (ACP), an MCP client's elicitation, or nobody (headless).
+   */
+  approvals: Approvals;
   /**
    * `false`: custom slash commands are not loaded (a headless run whose prompt is not one).
    * Default true.
@@ -212,19 +215,21 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     cwd,
     roots,
     env,
-    interactive: setup.confirm !== undefined,
+    interactive: setup.approvals.interactive,
   });
   const log = await sessionLog(setup, tempDir);
   const warn =
     setup.onWarning ??
-    (setup.confirm ? undefined : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
+    (setup.approvals.interactive
+      ? undefined
+      : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
   const budgets = config.budgets;
   if (budgets.maxCostUsd !== undefined && priceOf(model, generator.models) === undefined) {
     warn?.(`The price of ${model} is not known, so --max-budget-usd cannot limit its cost.`);
   }
   const telemetry = await telemetryFor(config.telemetry, {
     sessionId,
-    interactive: setup.confirm !== undefined,
+    interactive: setup.approvals.interactive,
   });
   const { outputThresholdChars, ...sessionOptions } = config.session;
   // Filled in once the servers are started (they need the session); read at each request.
@@ -256,7 +261,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     policy,
     ...sessionOptions,
     outputLimit: { thresholdChars: outputThresholdChars, spillDir: tempDir },
-    ...(setup.confirm ? { confirm: setup.confirm } : {}),
+    ...(setup.approvals.interactive ? { confirm: setup.approvals.confirm } : {}),
     ...safety,
     ...(await hookOption(
       {

@@ -215,6 +215,7 @@ export {
 } from './scheduler/policy/sources';
 export type { ConfirmationResponse } from './scheduler/scheduler';
 export {
+  type Approvals,
   type CompletedToolCall,
   type ConfirmationOutcome,
   type ConfirmationRequest,

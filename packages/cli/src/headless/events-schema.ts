@@ -71,6 +71,16 @@ export const errorEvent = z
   })
   .strict();
 
+export const approvalModeEvent = z
+  .object({
+    type: z.literal('approval_mode'),
+    ...base,
+    mode: z.enum(['default', 'auto_edit', 'plan', 'yolo']),
+    previous: z.enum(['default', 'auto_edit', 'plan', 'yolo']),
+  })
+  .strict()
+  .describe('The approval mode switched (exit_plan_mode, the kodo tool); kodo only');
+
 export const resultEvent = z
   .object({
     type: z.literal('result'),
@@ -103,6 +113,7 @@ export const streamEvent = z.discriminatedUnion('type', [
   toolUseEvent,
   toolResultEvent,
   errorEvent,
+  approvalModeEvent,
   resultEvent,
 ]);
 

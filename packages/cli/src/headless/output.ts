@@ -1,4 +1,4 @@
-import type { AgentEvent, BudgetUsage, LoopOutcome, SessionStats } from '@kodo/core/engine';
+import type { AgentEvent, BudgetUsage, LoopOutcome, SessionChange, SessionStats } from '@kodo/core/engine';
 import { ExitCode, exitCodeForHttpStatus, type FatalError, processExitCode } from '../exit-codes';
 
 /** A headless front end: consumes the Session's events and chooses the exit code. */
@@ -10,6 +10,8 @@ export interface HeadlessOutput {
   /** `--input-format stream-json`: a line that is not a user message (the session goes on). */
   inputError?(message: string): void;
   event(event: AgentEvent): void;
+  /** A change made through the session outside the event stream (an approval-mode switch). */
+  sessionChange?(change: SessionChange): void;
   /** `usage`: what the session spent, priced with the model table (json outputs add the cost). */
   finish(info: { result: LoopOutcome; stats: SessionStats; durationMs: number; usage?: BudgetUsage }): number;
   fatal(error: FatalError, sessionId: string | undefined): number;

@@ -70,6 +70,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       cwd: context.cwd,
       env,
       sessionId,
+      // Nobody answers approval questions headless: such calls are refused (use -y or policy rules).
+      approvals: { interactive: false },
       ...(start.resume ? { resume: start.resume } : {}),
       onSessionWarning: warn,
       // The first request must declare every MCP tool: wait for the servers (each within its timeout).
@@ -84,6 +86,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     const { model, generator: built } = created;
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
+    // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.
+    if (output.sessionChange) session.subscribe(output.sessionChange);
     // SessionStart's added context goes before the first prompt, in the same message (the
     // interactive UI adds it as a turn of its own instead).
     const { context: hookContext } = await session.start(

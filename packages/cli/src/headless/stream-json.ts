@@ -104,6 +104,10 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
     inputError(message) {
       emit('error', { severity: 'error', message });
     },
+    sessionChange(change) {
+      if (change.type === 'approval_mode_changed')
+        emit('approval_mode', { mode: change.to, previous: change.from });
+    },
     event(event: AgentEvent) {
       write(event);
     },

@@ -16,6 +16,7 @@ import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
 import { useAgent } from './hooks/use-agent';
+import { useApprovalMode } from './hooks/use-approval-mode';
 import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
@@ -122,7 +123,7 @@ export function App(props: AppProps) {
   const [staticKey, setStaticKey] = useState(0);
   const [thoughtsExpanded, setThoughtsExpanded] = useState(false);
   const [hint, setHint] = useState<string | undefined>(undefined);
-  const [approvalMode, setApprovalMode] = useState<ApprovalMode>(session.getApprovalMode());
+  const approvalMode = useApprovalMode(session);
   const [branch, setBranch] = useState(() => gitBranch(cwd));
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
@@ -214,7 +215,6 @@ export function App(props: AppProps) {
     lastAnswer.current = [];
     setSession(fresh);
     props.onSession?.(fresh.id);
-    setApprovalMode(fresh.getApprovalMode());
   }, [props, refreshStatic, banner]);
 
   const resumeSession = useCallback(
@@ -227,7 +227,6 @@ export function App(props: AppProps) {
       lastAnswer.current = [];
       setSession(resumed.session);
       props.onSession?.(resumed.session.id);
-      setApprovalMode(resumed.session.getApprovalMode());
       for (const note of resumed.notes) addItem({ kind: 'info', tone: 'info', text: note });
       return resumed.session.id;
     },
@@ -346,11 +345,7 @@ export function App(props: AppProps) {
     setHint(message);
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
   }, []);
-  const toggleYolo = useYoloToggle({
-    session,
-    onMode: setApprovalMode,
-    onRefused: showBriefly,
-  });
+  const toggleYolo = useYoloToggle({ session, onRefused: showBriefly });
 
   useKeyHandler(
     (input, key) => {
@@ -365,7 +360,6 @@ export function App(props: AppProps) {
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
         session.setApprovalMode(next, { source: 'keys' });
-        setApprovalMode(session.getApprovalMode());
       } else if (key.ctrl && input === 'y') {
         toggleYolo();
       } else if (key.ctrl && input === 't') {

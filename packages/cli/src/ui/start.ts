@@ -57,7 +57,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       cwd,
       env,
       sessionId,
-      confirm: bridge.handler,
+      approvals: { interactive: true, confirm: bridge.handler },
       askUser: questions.handler,
       pseudoTerminal: terminal,
       ...(resume ? { resume } : {}),

@@ -294,6 +294,14 @@ describe('App', () => {
     expect(ui.sessions[0]!.getApprovalMode()).toBe('auto_edit');
   });
 
+  it('the footer follows a mode switched by anyone else (a tool, ACP, the SDK), not only by its keys', async () => {
+    const ui = start({ approvalMode: 'plan' });
+    await until(() => expect(ui.frame()).toMatch(/· plan ·/));
+    // As exit_plan_mode does once its plan is approved: through the session, not the UI.
+    ui.sessions[0]!.setApprovalMode('auto_edit', { source: 'tool' });
+    await until(() => expect(ui.frame()).toMatch(/· auto_edit ·/));
+  });
+
   it('names the sandbox in force in the footer, and says when it cannot start here', async () => {
     const working = start({
       sandbox: { describe: () => 'bwrap (no network)', status: async () => ({ ok: true }) },

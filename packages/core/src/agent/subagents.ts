@@ -4,7 +4,7 @@ import type { HookSystem } from '../hooks/hook-system';
 import { LoopDetector } from '../safety/loop-detection';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import { policyToolInfo } from '../scheduler/policy/policy';
-import { type CompletedToolCall, type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
+import { type Approvals, type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
 import type { OutputLimit } from '../tools/output-limit';
 import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
 import type { AgentInvoker, ToolContext, ToolResult, ToolSpec } from '../tools/tool';
@@ -104,8 +104,8 @@ export interface SubagentRunnerOptions {
   registry: ToolRegistry;
   policy: PolicyChecker;
   getApprovalMode: () => ApprovalMode;
-  /** The parent's approval dialog: a child's calls ask the same person. */
-  confirm?: ConfirmHandler;
+  /** The parent's approvals: a child's calls ask the same person (or, headless, nobody). */
+  approvals: Approvals;
   hooks?: HookSystem;
   outputLimit: OutputLimit;
   toolContext: ToolContext;
@@ -229,11 +229,11 @@ export class SubagentRunner implements AgentInvoker {
       policy: options.policy,
       getApprovalMode: options.getApprovalMode,
       agentPath,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      approvals: options.approvals,
       outputLimit: options.outputLimit,
       ...(options.hooks ? { hooks: options.hooks } : {}),
     });
-    const interactive = options.confirm !== undefined;
+    const { interactive } = options.approvals;
     const state = { sessionTurns: 0 };
     const loop = runAgentLoop(
       {

@@ -27,7 +27,7 @@ import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoin
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
-import { type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
+import { type Approvals, type CompletedToolCall, NO_APPROVALS, Scheduler } from '../scheduler/scheduler';
 import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
@@ -108,7 +108,11 @@ export class Session {
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
     this.cwd = options.toolContext.workspace.cwd;
-    const interactive = options.confirm !== undefined;
+    // The front end's statement: a confirm handler means a person answers (SessionOptions.confirm).
+    const approvals: Approvals = options.confirm
+      ? { interactive: true, confirm: options.confirm }
+      : NO_APPROVALS;
+    const { interactive } = approvals;
     this.hooks = options.hooks;
     const telemetryObserver = telemetryApiObserver(this.telemetry);
     if (this.hooks) reportHookRuns(this.hooks, this.telemetry);
@@ -192,7 +196,7 @@ export class Session {
       context: this.toolContext,
       policy,
       getApprovalMode: () => this.approvalMode,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      approvals,
       outputLimit,
       ...(this.hooks ? { hooks: this.hooks } : {}),
     });
@@ -206,7 +210,7 @@ export class Session {
       registry: options.tools,
       policy,
       getApprovalMode: () => this.approvalMode,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      approvals,
       ...(this.hooks ? { hooks: this.hooks } : {}),
       outputLimit,
       toolContext: this.toolContext,
@@ -289,6 +293,10 @@ export class Session {
 
   private changed(change: SessionChange): void {
     this.recordBoundary();
+    this.announce(change);
+  }
+
+  private announce(change: SessionChange): void {
     for (const listener of this.listeners) listener(change);
   }
 
@@ -396,7 +404,17 @@ export class Session {
       { mode, source: request.source ?? 'sdk' },
       { lockdown: this.options.approvalLockdown ?? {} },
     );
-    if (decision.ok) this.approvalMode = decision.mode;
+    if (!decision.ok || decision.mode === this.approvalMode) return decision;
+    const from = this.approvalMode;
+    this.approvalMode = decision.mode;
+    // Announced, so every front end (the UI's footer, ACP, stream-json) follows without polling.
+    // The mode is not part of the recorded conversation, so nothing is recorded for it.
+    this.announce({
+      type: 'approval_mode_changed',
+      from,
+      to: decision.mode,
+      source: request.source ?? 'sdk',
+    });
     return decision;
   }
 

@@ -36,7 +36,7 @@ function scheduler(mode: ApprovalMode, options: { interactive: boolean; policy?:
     context: ws.ctx,
     policy: options.policy ?? new PolicyEngine(),
     getApprovalMode: () => mode,
-    ...(options.interactive ? { confirm } : {}),
+    approvals: options.interactive ? { interactive: true, confirm } : { interactive: false },
   });
   const run = async (input: string) => {
     const [done] = await instance.schedule(
@@ -72,7 +72,7 @@ describe('apply_patch under the policy', () => {
       context: ws.ctx,
       policy: new PolicyEngine(),
       getApprovalMode: () => 'default',
-      confirm: async () => ({ outcome: 'cancel' }),
+      approvals: { interactive: true, confirm: async () => ({ outcome: 'cancel' }) },
     });
     const [done] = await instance.schedule(
       [{ callId: 'c', name: 'apply_patch', args: { input: EDIT }, promptId: 'p' }],
