@@ -15,6 +15,7 @@ import type { ApiError } from '../../contracts/errors';
 import type { Content, GenerateRequest, Part } from '../../contracts/messages';
 import { modelInfo } from '../models';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
+import { jsonSchemaTools } from './freeform';
 import { pairToolCalls, safeToolId } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
 import { toolResultText } from './openai-convert';
@@ -38,8 +39,9 @@ export function toAnthropicRequestBody(request: GenerateRequest, options: { stre
     body.system = [{ type: 'text', text: request.systemInstruction, cache_control: CACHE }];
   }
   body.messages = toAnthropicMessages(request.contents);
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool, index, all) => ({
+  const tools = jsonSchemaTools(request.tools);
+  if (tools.length > 0) {
+    body.tools = tools.map((tool, index, all) => ({
       name: tool.name,
       description: tool.description,
       input_schema: tool.parametersJsonSchema,
