@@ -93,7 +93,10 @@ function geminiPlan(model: string, effort: Effort | undefined, utility: boolean)
         cannotTurnOff = `${model} cannot turn thinking off; it thinks with the smallest budget (${GEMINI_25_PRO_MIN_BUDGET} tokens).`;
     } else if (level === 'max') budget = pro ? 32_768 : 24_576;
     else budget = GEMINI_25_BUDGETS[level];
-    const thinkingConfig: GenerationConfig = { thinkingBudget: budget, ...(budget > 0 ? { includeThoughts: true } : {}) };
+    const thinkingConfig: GenerationConfig = {
+      thinkingBudget: budget,
+      ...(budget > 0 ? { includeThoughts: true } : {}),
+    };
     return { config: { ...sampling, ...thinkingConfig }, ...(cannotTurnOff ? { cannotTurnOff } : {}) };
   }
   if (generation === '3') {
@@ -138,7 +141,9 @@ function anthropicPlan(target: ThinkingTarget, effort: Effort | undefined, utili
   const level = utility ? 'off' : (effort ?? 'high');
   if (level === 'off' || !capable) return { config: { thinkingBudget: 0, includeThoughts: false } };
   const budget =
-    level === 'max' ? Math.max(ANTHROPIC_DEFAULT_BUDGET, (target.maxOutputTokens ?? 0) - 1) : ANTHROPIC_BUDGETS[level];
+    level === 'max'
+      ? Math.max(ANTHROPIC_DEFAULT_BUDGET, (target.maxOutputTokens ?? 0) - 1)
+      : ANTHROPIC_BUDGETS[level];
   return { config: { thinkingBudget: budget, includeThoughts: true } };
 }
 

@@ -15,9 +15,9 @@ import type { ApiError } from '../../contracts/errors';
 import type { Content, GenerateRequest, Part } from '../../contracts/messages';
 import { modelInfo } from '../models';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
-import { jsonSchemaTools } from './freeform';
 import { pairToolCalls, safeToolId } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { jsonSchemaTools } from './freeform';
 import { toolResultText } from './openai-convert';
 
 type Json = Record<string, unknown>;

@@ -35,7 +35,10 @@ export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 /** The headers of one request: thinking with tools asks for interleaved thinking. */
 function headersFor(base: Record<string, string>, body: Record<string, unknown>): Record<string, string> {
   if (!body.thinking || !Array.isArray(body.tools) || body.tools.length === 0) return base;
-  const betas = (base['anthropic-beta'] ?? '').split(',').map((beta) => beta.trim()).filter(Boolean);
+  const betas = (base['anthropic-beta'] ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter(Boolean);
   if (!betas.includes(INTERLEAVED_THINKING_BETA)) betas.push(INTERLEAVED_THINKING_BETA);
   return { ...base, 'anthropic-beta': betas.join(',') };
 }

@@ -21,9 +21,9 @@ import type {
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
 import { readShape } from '../response-shape';
-import { jsonSchemaTools } from './freeform';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { jsonSchemaTools } from './freeform';
 import { modelChunk } from './model-chunk';
 import { checkOpenAIChunk, checkOpenAICompletion, OPENAI_SOURCE } from './openai-shape';
 

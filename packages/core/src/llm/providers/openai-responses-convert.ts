@@ -113,7 +113,8 @@ function modelItems(parts: Part[], freeform: Set<string>, customCalls: Set<strin
   let thinking = '';
   let text = '';
   const flushText = () => {
-    if (text !== '') items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+    if (text !== '')
+      items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
     text = '';
   };
   for (const part of parts) {
@@ -152,7 +153,8 @@ function modelItems(parts: Part[], freeform: Set<string>, customCalls: Set<strin
 
 function userBlocks(parts: Part[]): Json[] {
   return parts.flatMap((part): Json[] => {
-    if (typeof part.text === 'string') return part.text === '' ? [] : [{ type: 'input_text', text: part.text }];
+    if (typeof part.text === 'string')
+      return part.text === '' ? [] : [{ type: 'input_text', text: part.text }];
     const data = part.inlineData;
     if (!data) return [];
     const url = `data:${data.mimeType};base64,${data.data}`;
@@ -230,7 +232,9 @@ export class ResponsesStreamConverter {
       case 'response.incomplete':
         return this.completed(e);
       case 'response.failed':
-        throw openAIErrorFromBody({ error: ((e.response ?? {}) as Json).error ?? { message: 'The response failed.' } });
+        throw openAIErrorFromBody({
+          error: ((e.response ?? {}) as Json).error ?? { message: 'The response failed.' },
+        });
       case 'error':
         throw openAIErrorFromBody({ error: { message: e.message, code: e.code, type: e.code } });
       default:
@@ -266,14 +270,22 @@ export class ResponsesStreamConverter {
           this.malformed = true;
           return [];
         }
-        return [this.chunk([{ functionCall: { id: String(item.call_id ?? item.id ?? ''), name: item.name, args } }])];
+        return [
+          this.chunk([
+            { functionCall: { id: String(item.call_id ?? item.id ?? ''), name: item.name, args } },
+          ]),
+        ];
       }
       case 'custom_tool_call': {
         if (typeof item.name !== 'string' || typeof item.input !== 'string') {
           this.malformed = true;
           return [];
         }
-        const call = { id: String(item.call_id ?? item.id ?? ''), name: item.name, args: { input: item.input } };
+        const call = {
+          id: String(item.call_id ?? item.id ?? ''),
+          name: item.name,
+          args: { input: item.input },
+        };
         return [this.chunk([{ functionCall: call }])];
       }
       default:

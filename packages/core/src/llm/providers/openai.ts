@@ -5,6 +5,7 @@
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../../contracts/messages';
+import { joinChunks } from './anthropic-stream';
 import { envelopeHttpError } from './error-envelope';
 import {
   type JsonPost,
@@ -23,7 +24,6 @@ import {
 } from './openai-convert';
 import { ResponsesStreamConverter, toResponsesRequestBody } from './openai-responses-convert';
 import { type OpenAIWireApi, openAIWireFor } from './openai-wire';
-import { joinChunks } from './anthropic-stream';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -137,7 +137,10 @@ export class OpenAIContentGenerator implements ContentGenerator {
     return estimateTokens(request);
   }
 
-  private async *responsesStream(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<GenerateResponse> {
+  private async *responsesStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
     const body = toResponsesRequestBody(request, { stream: true });
     const converter = new ResponsesStreamConverter();
     for await (const payload of postEventStream({

@@ -12,6 +12,7 @@
  * Configured sampling (`model.temperature`… and a profile's own) fills what a request leaves unset.
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
+import { ApiError } from '../../contracts/errors';
 import type {
   Content,
   CountTokensResponse,
@@ -19,10 +20,9 @@ import type {
   GenerateResponse,
   Part,
 } from '../../contracts/messages';
-import { ApiError } from '../../contracts/errors';
 import { untilAborted } from '../../utils/abort';
-import { type Effort, type ThinkingFamily, thinkingPlan } from '../effort';
 import type { ContextWindowSource } from '../context-windows';
+import { type Effort, type ThinkingFamily, thinkingPlan } from '../effort';
 import type { ModelCatalogue } from '../model-info';
 import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
@@ -292,7 +292,8 @@ const THINKING_WORDS = /thinking|reasoning|budget_tokens|thinkingBudget|thinking
  * The error then says, in one line, what was sent and which setting changes it.
  */
 export function thinkingRefusal(error: unknown, sent: ThinkingSent): unknown {
-  if (!(error instanceof ApiError) || error.status !== 400 || !THINKING_WORDS.test(error.message)) return error;
+  if (!(error instanceof ApiError) || error.status !== 400 || !THINKING_WORDS.test(error.message))
+    return error;
   const { config } = sent;
   const what =
     config.reasoningEffort !== undefined
