@@ -17,6 +17,7 @@ import {
   statsCommand,
   toolsCommand,
 } from './info-commands';
+import { effortCommand } from './effort-command';
 import { initCommand } from './init-command';
 import { permissionsCommand } from './permissions-command';
 import {
@@ -47,6 +48,7 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     createMcpSlashCommand(options.mcp ?? (() => undefined)),
     hooksSlashCommand,
     modelCommand,
+    effortCommand,
     statsCommand,
     chatCommand,
     restoreCommand,
