@@ -45,7 +45,9 @@ export const thoughtEvent = z
   .object({
     type: z.literal('thought'),
     ...base,
-    content: z.string().describe("A streamed piece of the model's thinking (its summary, where the API sends one)"),
+    content: z
+      .string()
+      .describe("A streamed piece of the model's thinking (its summary, where the API sends one)"),
     subject: z
       .string()
       .optional()

@@ -206,7 +206,9 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     maxTurns: 20,
     maxTimeMinutes: 10,
     maxDepth: 1,
-    overrides: { reviewer: { enabled: true, model: 'gemini-2.5-flash', maxTurns: 5, maxTimeMinutes: 2, effort: 'low' } },
+    overrides: {
+      reviewer: { enabled: true, model: 'gemini-2.5-flash', maxTurns: 5, maxTimeMinutes: 2, effort: 'low' },
+    },
   },
   policyPaths: ['./policies'],
   adminPolicyPaths: ['/etc/kodo/policies'],

@@ -21,8 +21,16 @@ export const effortCommand: SlashCommand = {
       const picked = await context.choose({
         title: `Effort (now ${now})`,
         items: [
-          ...EFFORTS.map((effort) => ({ value: effort, label: effort, description: EFFORT_DESCRIPTIONS[effort] })),
-          { value: 'default', label: 'default', description: 'the configured effort, else the vendor agent’s' },
+          ...EFFORTS.map((effort) => ({
+            value: effort,
+            label: effort,
+            description: EFFORT_DESCRIPTIONS[effort],
+          })),
+          {
+            value: 'default',
+            label: 'default',
+            description: 'the configured effort, else the vendor agent’s',
+          },
         ],
         initial: now,
       });

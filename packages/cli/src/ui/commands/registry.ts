@@ -1,6 +1,7 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
 import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { effortCommand } from './effort-command';
 import { exportCommand } from './export-command';
 import {
   chatCommand,
@@ -17,7 +18,6 @@ import {
   statsCommand,
   toolsCommand,
 } from './info-commands';
-import { effortCommand } from './effort-command';
 import { initCommand } from './init-command';
 import { permissionsCommand } from './permissions-command';
 import {
