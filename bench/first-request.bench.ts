@@ -47,8 +47,20 @@ interface Family {
 }
 
 const families: Family[] = [
-  { label: 'Gemini 2.5', model: 'gemini-2.5-pro', mock: gemini, reply: geminiTextReply('ok') as Json[], env: {} },
-  { label: 'Gemini 3', model: 'gemini-3.1-pro-preview', mock: gemini, reply: geminiTextReply('ok') as Json[], env: {} },
+  {
+    label: 'Gemini 2.5',
+    model: 'gemini-2.5-pro',
+    mock: gemini,
+    reply: geminiTextReply('ok') as Json[],
+    env: {},
+  },
+  {
+    label: 'Gemini 3',
+    model: 'gemini-3.1-pro-preview',
+    mock: gemini,
+    reply: geminiTextReply('ok') as Json[],
+    env: {},
+  },
   {
     label: 'Anthropic',
     model: 'anthropic:claude-sonnet-4-5',
@@ -62,7 +74,9 @@ const families: Family[] = [
     mock: openai,
     reply: chatWire ? openaiTextReply('ok') : responsesTextReply('ok'),
     env: { OPENAI_API_KEY: 'bench', ...(chatWire ? { OPENAI_BASE_URL: openai.url } : {}) },
-    ...(chatWire ? {} : { settings: { providers: { openai: { baseUrl: openai.url, wireApi: 'responses' } } } }),
+    ...(chatWire
+      ? {}
+      : { settings: { providers: { openai: { baseUrl: openai.url, wireApi: 'responses' } } } }),
   },
 ];
 

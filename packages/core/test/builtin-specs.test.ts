@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { jsonSchemaTools } from '../src/llm/providers/freeform';
 import { builtinTools, specOf } from '../src/tools/builtin/index';
 import { lazyBuiltinTools } from '../src/tools/builtin/lazy';
 import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
-import { jsonSchemaTools } from '../src/llm/providers/freeform';
 import { ToolRegistry } from '../src/tools/registry';
 
 describe('generated built-in tool specs', () => {
