@@ -350,6 +350,8 @@ export class Session {
       history: this.chat.getHistory(),
       restored: { stats: this.stats.snapshot(), todos: this.todos() },
     });
+    // The effort `/effort` chose goes with it (its cache key is its own id).
+    forked.setEffort(this.effort);
     // The fork's record holds the inherited history at once: left before its first prompt, it
     // can still be resumed.
     forked.recordBoundary();

@@ -446,6 +446,21 @@ describe('OpenAI: the Responses API for OpenAI’s own models', () => {
     ]);
   });
 
+  it('a call whose arguments are not a string fails the request with the field named', async () => {
+    const reply = responsesReply({ calls: [{ name: 'read_file', args: {}, id: 'call_1' }] }).map((event) =>
+      event.type === 'response.output_item.done'
+        ? { ...event, item: { ...(event.item as Json), arguments: { file_path: 'a' } } }
+        : event,
+    );
+    const { env, profiles } = await responses([reply]);
+    const failure = (await drain(routerFor(env, 'openai:gpt-5', { profiles }), request('openai:gpt-5')).catch(
+      (error: Error) => error,
+    )) as Error;
+    expect(failure.message).toBe(
+      "Malformed response from OpenAI's Responses API: item.arguments must be a string (got object).",
+    );
+  });
+
   it('a refused reasoning effort: one line naming the setting', async () => {
     const mock = await startOpenAIResponsesMock({
       script: [

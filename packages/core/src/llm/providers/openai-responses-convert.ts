@@ -22,6 +22,7 @@ import type {
   UsageMetadata,
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
+import { expectFields, objectAt, readShape } from '../response-shape';
 import { pairToolCalls } from './call-pairing';
 import { modelChunk } from './model-chunk';
 import { openAIErrorFromBody, toolResultText } from './openai-convert';
@@ -200,6 +201,42 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
   }
 }
 
+export const RESPONSES_SOURCE = "OpenAI's Responses API";
+
+/**
+ * What kodo reads of one stream event, checked before it is trusted (response-shape.ts): a
+ * wrong type is named (`item.arguments must be a string (got object)`) instead of a call being
+ * skipped or run with no arguments.
+ */
+export function checkResponsesEvent(value: unknown): Json {
+  const event = objectAt(value, 'a stream event');
+  expectFields(event, '', { type: 'string', delta: 'string', item: 'object', response: 'object' });
+  if (event.item) {
+    expectFields(
+      event.item as Json,
+      'item',
+      {
+        type: 'string',
+        call_id: 'string',
+        name: 'string',
+        arguments: 'string',
+        input: 'string',
+        encrypted_content: 'string',
+      },
+      { nullable: true },
+    );
+  }
+  if (event.response) {
+    expectFields(
+      event.response as Json,
+      'response',
+      { usage: 'object', incomplete_details: 'object' },
+      { nullable: true },
+    );
+  }
+  return event;
+}
+
 /**
  * Turns Responses stream events into kodo chunks: text and reasoning-summary deltas as they
  * arrive; calls and a reasoning item's encrypted content when their item is done; the finish
@@ -213,8 +250,7 @@ export class ResponsesStreamConverter {
   private summaryIndex = new Map<string, number>();
 
   push(event: unknown): GenerateResponse[] {
-    if (!event || typeof event !== 'object') return [];
-    const e = event as Json;
+    const e = readShape(RESPONSES_SOURCE, () => checkResponsesEvent(event));
     switch (e.type) {
       case 'response.created':
       case 'response.in_progress':
