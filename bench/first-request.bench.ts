@@ -2,7 +2,8 @@
 // decide how the model works (thinking, reasoning, sampling, caching, the wire API), read from
 // the testkit's mocks. `KODO_BENCH_BIN=<path to kodo.cjs>` measures another build (an older
 // kodo, to compare before and after); `KODO_BENCH_OPENAI_WIRE=chat` sends OpenAI to the Chat
-// Completions mock (an older kodo knows no other).
+// Completions mock (an older kodo knows no other); `KODO_BENCH_ARGS="--yolo"` adds flags (with
+// --yolo the edit tools, apply_patch among them, are declared).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { printTable } from './table';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KODO_BIN = process.env.KODO_BENCH_BIN ?? join(root, 'packages', 'cli', 'bin', 'kodo.cjs');
 const chatWire = process.env.KODO_BENCH_OPENAI_WIRE === 'chat';
+const extraArgs = (process.env.KODO_BENCH_ARGS ?? '').split(' ').filter(Boolean);
 
 type Json = Record<string, unknown>;
 interface Mock {
@@ -106,7 +108,7 @@ async function firstRequest(family: Family) {
   if (family.settings) writeFileSync(join(home, 'settings.json'), JSON.stringify(family.settings));
   family.mock.push({ chunks: family.reply });
   const before = family.mock.requests.length;
-  const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi', '-m', family.model], {
+  const child = spawn(process.execPath, [KODO_BIN, '-p', 'hi', '-m', family.model, ...extraArgs], {
     cwd,
     env: { ...headlessBenchEnv(home, gemini.url), ...family.env },
     stdio: 'ignore',
