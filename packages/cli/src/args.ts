@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { type ApprovalMode, type BudgetLimits, parseDuration, splitOutsideParens } from '@kodo/core/engine';
+import {
+  type ApprovalMode,
+  type BudgetLimits,
+  EFFORTS,
+  type Effort,
+  isEffort,
+  parseDuration,
+  splitOutsideParens,
+} from '@kodo/core/engine';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 export type InputFormat = 'text' | 'stream-json';
@@ -55,12 +63,23 @@ export interface CliArgs {
   allowedTools?: string[];
   /** `--help` after a subcommand (`kodo hooks --help`): that subcommand's usage. */
   commandHelp?: boolean;
+  /** `--effort off|low|medium|high|max`: how hard the model thinks; wins over every setting. */
+  effort?: Effort;
 }
 
-/** A usage error: one line and a pointer to `kodo --help`, exit code 1. */
+/** A usage error: one line and a pointer to `kodo --help`, exit code 1 unless it says another. */
 export class ArgsError extends Error {
   override readonly name = 'ArgsError';
+  constructor(
+    message: string,
+    readonly exitCode?: number,
+  ) {
+    super(message);
+  }
 }
+
+/** Exit code of a flag value kodo does not know (`ExitCode.input`). */
+const BAD_INPUT_EXIT = 42;
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 const INPUT_FORMATS: readonly InputFormat[] = ['text', 'stream-json'];
@@ -71,6 +90,7 @@ const OPTIONS = {
   prompt: { type: 'string', short: 'p' },
   'prompt-interactive': { type: 'string', short: 'i' },
   model: { type: 'string', short: 'm' },
+  effort: { type: 'string' },
   yolo: { type: 'boolean', short: 'y' },
   'approval-mode': { type: 'string' },
   'output-format': { type: 'string', short: 'o' },
@@ -235,6 +255,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
       `Invalid value for --approval-mode: "${approvalMode}" (choices: ${CLI_APPROVAL_MODES.join(', ')})`,
     );
   }
+  const effort = values.effort;
+  if (effort !== undefined && !isEffort(effort)) {
+    throw new ArgsError(
+      `Invalid value for --effort: "${effort}" (choices: ${EFFORTS.join(', ')})`,
+      BAD_INPUT_EXIT,
+    );
+  }
   if (values.resume !== undefined && values['session-id'] !== undefined) {
     throw new ArgsError(
       'The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.',
@@ -247,6 +274,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     query,
     promptInteractive: values['prompt-interactive'],
     model: values.model,
+    ...(effort !== undefined ? { effort } : {}),
     approvalMode: approvalMode as ApprovalMode | undefined,
     outputFormat: outputFormat as OutputFormat | undefined,
     debug: values.debug ?? false,

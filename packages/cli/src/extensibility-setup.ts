@@ -157,6 +157,7 @@ export function subagentsFrom(agents: readonly AgentDefinition[]): SubagentDefin
         systemPrompt: agent.systemPrompt,
         ...(agent.tools ? { tools: agent.tools.filter((tool) => !denied.has(tool)) } : {}),
         ...(agent.model ? { model: agent.model } : {}),
+        ...(agent.effort ? { effort: agent.effort } : {}),
         maxTurns: agent.limits.maxTurns,
         timeoutMs: agent.limits.timeoutMinutes * 60_000,
         source: agent.source.path ?? 'built-in',

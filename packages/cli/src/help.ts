@@ -36,6 +36,9 @@ Options:
                               model.name in settings, or gemini-2.5-pro.
                               Providers: gemini, openai, anthropic, ollama,
                               openrouter, and settings "providers" profiles
+      --effort <level>        How hard the model thinks: off | low | medium |
+                              high | max (default: what the vendor's own agent
+                              uses; model.effort in settings; /effort in the UI)
   -y, --yolo                  Approve every tool call (same as --approval-mode=yolo)
       --approval-mode <mode>  default | auto_edit | yolo | plan (read-only; plans
                               may be saved as Markdown)

@@ -22,7 +22,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   } catch (error) {
     if (!(error instanceof ArgsError)) throw error;
     process.stderr.write(`[ERROR] ${error.message} (see kodo --help)\n`);
-    return ExitCode.error;
+    return error.exitCode ?? ExitCode.error;
   }
   if (args.commandHelp) {
     process.stdout.write(identity.commandHelp?.(argv) ?? identity.helpText);

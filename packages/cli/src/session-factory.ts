@@ -165,6 +165,8 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       providers: config.providers,
       timeouts: modelTimeouts(settings),
       sampling: config.sampling,
+      effort: config.effort,
+      effortOverride: config.effortOverride,
       onWarning: setup.onWarning ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
     }));
   // `provider:model` with the provider's default filled in; the router reads it on every request.

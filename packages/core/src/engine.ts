@@ -91,6 +91,7 @@ export {
 export { catalogueEntries } from './llm/catalogue';
 export { CATALOGUE_SOURCE, CATALOGUE_UPDATED } from './llm/catalogue.generated';
 export type { ContextWindowSource } from './llm/context-windows';
+export { EFFORTS, type Effort, isEffort } from './llm/effort';
 // The replay, recording and debug-log generators load with `loadReplayGenerators()`.
 export type { FakeContentGenerator, RecordedCall } from './llm/fake';
 export { loadReplayGenerators, type ReplayGenerators } from './llm/lazy';

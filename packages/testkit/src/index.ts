@@ -6,6 +6,7 @@ export * from './history-check';
 export * from './llama-server';
 export * from './mcp';
 export * from './openai-mock';
+export * from './openai-responses-mock';
 export * from './run-kodo';
 export * from './scripted-server';
 export * from './search-api-mock';

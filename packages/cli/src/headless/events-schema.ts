@@ -41,6 +41,21 @@ export const messageEvent = z
   })
   .strict();
 
+export const thoughtEvent = z
+  .object({
+    type: z.literal('thought'),
+    ...base,
+    content: z
+      .string()
+      .describe("A streamed piece of the model's thinking (its summary, where the API sends one)"),
+    subject: z
+      .string()
+      .optional()
+      .describe("The heading the piece opens with (`**Subject**`), as Gemini CLI's thought summary names it"),
+    delta: z.literal(true),
+  })
+  .strict();
+
 export const toolUseEvent = z
   .object({
     type: z.literal('tool_use'),
@@ -110,6 +125,7 @@ export const resultEvent = z
 export const streamEvent = z.discriminatedUnion('type', [
   initEvent,
   messageEvent,
+  thoughtEvent,
   toolUseEvent,
   toolResultEvent,
   errorEvent,

@@ -36,6 +36,13 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
       case 'content':
         emit('message', { role: 'assistant', content: stripAnsi(event.text), delta: true });
         break;
+      case 'thought': {
+        if (event.text === '') break;
+        const content = stripAnsi(event.text);
+        const subject = /^\s*\*\*(.+?)\*\*/.exec(content)?.[1];
+        emit('thought', { content, ...(subject ? { subject } : {}), delta: true });
+        break;
+      }
       case 'tool_call_request':
         emit('tool_use', {
           tool_name: event.call.name,

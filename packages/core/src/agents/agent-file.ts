@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { EFFORTS, type Effort, isEffort } from '../llm/effort';
 import { parseFrontmatter, stringList } from '../utils/frontmatter';
 import { isRecord } from '../utils/is-record';
 import { mapModelName, mapToolName } from './claude-tools';
@@ -35,6 +36,7 @@ const KNOWN_KEYS = new Set([
   'mcpServers',
   'model',
   'temperature',
+  'effort',
   'max_turns',
   'maxTurns',
   'timeout_mins',
@@ -46,7 +48,6 @@ const IGNORED_KEYS = new Set([
   'skills',
   'hooks',
   'memory',
-  'effort',
   'isolation',
   'background',
   'initialPrompt',
@@ -100,6 +101,7 @@ export async function parseAgentFile(text: string, source: AgentFileSource): Pro
   const model = typeof data.model === 'string' ? mapModelName(data.model) : undefined;
   const temperature =
     typeof data.temperature === 'number' && Number.isFinite(data.temperature) ? data.temperature : undefined;
+  const effort = effortOf(data.effort, where, warnings);
   const maxTurns = positiveInt(data.max_turns ?? data.maxTurns, 'max_turns', where, warnings);
   const timeout = positiveInt(data.timeout_mins, 'timeout_mins', where, warnings);
   const mcpServers = data.mcp_servers ?? data.mcpServers;
@@ -113,6 +115,7 @@ export async function parseAgentFile(text: string, source: AgentFileSource): Pro
     ...(disallowed ? { disallowedTools: disallowed } : {}),
     ...(model ? { model } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
+    ...(effort ? { effort } : {}),
     limits: {
       maxTurns: maxTurns ?? DEFAULT_AGENT_LIMITS.maxTurns,
       timeoutMinutes: timeout ?? DEFAULT_AGENT_LIMITS.timeoutMinutes,
@@ -149,5 +152,14 @@ function positiveInt(value: unknown, key: string, where: string, warnings: strin
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
   warnings.push(`${where}: "${key}" must be a positive integer; the default is used.`);
+  return undefined;
+}
+
+/** `effort:` as kodo spells it; Claude Code's files use the same words (its `xhigh` is kodo's `max`). */
+function effortOf(value: unknown, where: string, warnings: string[]): Effort | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'xhigh') return 'max';
+  if (isEffort(value)) return value;
+  warnings.push(`${where}: "effort" must be one of ${EFFORTS.join(', ')}; ignored.`);
   return undefined;
 }

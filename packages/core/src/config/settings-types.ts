@@ -65,7 +65,14 @@ export interface ModelSettings {
   /** Sent to Gemini, Anthropic and OpenAI-compatible servers other than OpenAI's own API. */
   topK?: number;
   maxOutputTokens?: number;
+  /**
+   * How hard the model thinks: `off`, `low`, `medium`, `high`, `max` (docs/providers.md has what
+   * each family gets). Unset = what the vendor's own agent uses. `--effort` and `/effort` win.
+   */
+  effort?: SettingsEffort;
 }
+
+export type SettingsEffort = 'off' | 'low' | 'medium' | 'high' | 'max';
 
 export type SettingsApprovalMode = 'default' | 'auto_edit' | 'plan';
 
@@ -225,6 +232,10 @@ export interface ProviderProfileSettings {
   temperature?: number;
   topP?: number;
   topK?: number;
+  /** This provider's effort; wins over `model.effort`, `--effort` wins over it. */
+  effort?: SettingsEffort;
+  /** `type: "openai"` only: `responses` or `chat`; unset = by the server and model (docs/providers.md). */
+  wireApi?: string;
   /**
    * Per model id: windows, output limits, prices and capabilities that win over kodo's catalogue
    * (models.dev), or describe a model it does not list (`kodo models` shows them).
@@ -359,4 +370,5 @@ export interface AgentOverrideSettings {
   model?: string;
   maxTurns?: number;
   maxTimeMinutes?: number;
+  effort?: SettingsEffort;
 }

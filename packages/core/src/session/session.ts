@@ -15,13 +15,14 @@ import { attachDiscoveredContext } from '../context/jit-context';
 import { DEFAULT_MASKING } from '../context/masking';
 import type { ProjectMemory } from '../context/memory-files';
 import type { AgentEvent, ToolCallRequestInfo } from '../contracts/events';
-import type { Content, Part } from '../contracts/messages';
+import type { Content, GenerationConfig, Part } from '../contracts/messages';
 import type { HookSystem } from '../hooks/hook-system';
 import type { ModelSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
+import type { Effort } from '../llm/effort';
 import { BUILTIN_CATALOGUE } from '../llm/models';
-import { observeOneShotCalls } from '../llm/observed-generator';
+import { observeOneShotCalls, utilityCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
 import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
@@ -86,6 +87,12 @@ export class Session {
   private readonly recorder: TurnRecorder | undefined;
   private readonly loopState: LoopState = { sessionTurns: 0 };
   private readonly loopDeps: Omit<AgentLoopDeps, 'promptHooks' | 'record'>;
+  /**
+   * The conversation's request settings: the caller's, the session id as the prompt-cache key,
+   * and the effort `/effort` chose. One object the loop reads on every request, so a change
+   * applies from the next request on.
+   */
+  private readonly requestConfig: GenerationConfig;
   private readonly listeners = new Set<(change: SessionChange) => void>();
   /** The agents `invoke_agent` can start (built-in and custom), for `/agents list`. */
   readonly agents: SubagentRunner;
@@ -94,6 +101,7 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
+    this.requestConfig = { ...options.generationConfig, cacheKey: this.id };
     const first = decideApprovalMode(
       { mode: options.approvalMode ?? 'default', source: options.approvalModeSource ?? 'sdk' },
       { lockdown: options.approvalLockdown ?? {} },
@@ -120,7 +128,7 @@ export class Session {
     // under their own role, as Gemini CLI names them.
     const utility = (role: string) =>
       observeOneShotCalls(
-        options.generator,
+        utilityCalls(options.generator),
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
     const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
@@ -207,6 +215,7 @@ export class Session {
       generator: options.generator,
       observer: fanOut(this.stats.forRole('subagent'), this.budget, telemetryObserver),
       parentModel: () => this.chat.getModel(),
+      parentConfig: () => this.requestConfig,
       registry: options.tools,
       policy,
       getApprovalMode: () => this.approvalMode,
@@ -244,7 +253,7 @@ export class Session {
       chat: this.chat,
       systemInstruction: offer.systemInstruction,
       tools: offer.tools,
-      ...(options.generationConfig ? { generationConfig: options.generationConfig } : {}),
+      generationConfig: this.requestConfig,
       runTools: (calls, signal) => this.runTools(calls, signal),
       ...(modelSteps ? { modelSteps } : {}),
       context: {
@@ -318,6 +327,17 @@ export class Session {
     this.changed({ type: 'model_changed', from, to: model });
   }
 
+  /** How hard the model thinks from the next request on (`/effort`); undefined = the configured one. */
+  setEffort(effort: Effort | undefined): void {
+    if (effort === undefined) delete this.requestConfig.effort;
+    else this.requestConfig.effort = effort;
+  }
+
+  /** The effort `/effort` chose, if any (the configured one otherwise applies). */
+  get effort(): Effort | undefined {
+    return this.requestConfig.effort;
+  }
+
   /** Replaces the whole history (a restored checkpoint, `/clear`, a history given by the SDK). */
   replaceHistory(history: Content[], change: { reason: 'restore' | 'rewind' | 'clear' | 'replace' }): void {
     this.chat.setHistory(history);
@@ -338,6 +358,8 @@ export class Session {
       history: this.chat.getHistory(),
       restored: { stats: this.stats.snapshot(), todos: this.todos() },
     });
+    // The effort `/effort` chose goes with it (its cache key is its own id).
+    forked.setEffort(this.effort);
     // The fork's record holds the inherited history at once: left before its first prompt, it
     // can still be resumed.
     forked.recordBoundary();

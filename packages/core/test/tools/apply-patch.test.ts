@@ -264,7 +264,9 @@ describe('apply_patch: bad input changes nothing', () => {
     );
     expect(error).toEqual({
       type: 'invalid_tool_params',
-      message: expect.stringMatching(/^Invalid patch at line 5: expected a hunk line or the next/),
+      message: expect.stringMatching(
+        /^Invalid patch at line 5 \(hunk 1 of "\*\*\* Update File: [^"]+"\): expected a hunk line or the next/,
+      ),
     });
   });
 

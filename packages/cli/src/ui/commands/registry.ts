@@ -1,6 +1,7 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
 import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { effortCommand } from './effort-command';
 import { exportCommand } from './export-command';
 import {
   chatCommand,
@@ -47,6 +48,7 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     createMcpSlashCommand(options.mcp ?? (() => undefined)),
     hooksSlashCommand,
     modelCommand,
+    effortCommand,
     statsCommand,
     chatCommand,
     restoreCommand,

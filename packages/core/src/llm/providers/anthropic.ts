@@ -29,6 +29,20 @@ export interface AnthropicClientOptions {
 
 const httpError = envelopeHttpError(anthropicErrorFromBody);
 
+/** Lets the model think between tool calls (Claude Code sends it too); merged into a configured beta list. */
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+
+/** The headers of one request: thinking with tools asks for interleaved thinking. */
+function headersFor(base: Record<string, string>, body: Record<string, unknown>): Record<string, string> {
+  if (!body.thinking || !Array.isArray(body.tools) || body.tools.length === 0) return base;
+  const betas = (base['anthropic-beta'] ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter(Boolean);
+  if (!betas.includes(INTERLEAVED_THINKING_BETA)) betas.push(INTERLEAVED_THINKING_BETA);
+  return { ...base, 'anthropic-beta': betas.join(',') };
+}
+
 export class AnthropicContentGenerator implements ContentGenerator {
   readonly provider: string;
   private readonly url: URL;
@@ -63,7 +77,7 @@ export class AnthropicContentGenerator implements ContentGenerator {
     const converter = new AnthropicStreamConverter();
     const events = postEventStream({
       url: this.url,
-      headers: this.headers,
+      headers: headersFor(this.headers, body),
       body,
       signal,
       httpError,

@@ -23,6 +23,7 @@ import { boundedArgs } from '../args-depth';
 import { readShape } from '../response-shape';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { jsonSchemaTools } from './freeform';
 import { modelChunk } from './model-chunk';
 import { checkOpenAIChunk, checkOpenAICompletion, OPENAI_SOURCE } from './openai-shape';
 
@@ -53,8 +54,9 @@ export function toolResultText(response: Record<string, unknown>): string {
 
 export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBodyOptions): Json {
   const body: Json = { model: request.model, messages: toOpenAIMessages(request) };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
+  const tools = jsonSchemaTools(request.tools);
+  if (tools.length > 0) {
+    body.tools = tools.map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parametersJsonSchema },
     }));
@@ -65,6 +67,8 @@ export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBod
   if (config?.topP !== undefined) body.top_p = config.topP;
   if (config?.topK !== undefined && options.topK) body.top_k = config.topK;
   if (config?.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
+  // Set only when an effort was asked for (effort.ts): OpenAI, vLLM and OpenRouter read it.
+  if (config?.reasoningEffort !== undefined) body.reasoning_effort = config.reasoningEffort;
   if (options.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
