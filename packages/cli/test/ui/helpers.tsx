@@ -12,6 +12,7 @@ import {
   type MessageRecord,
   Session,
   type Settings,
+  type Tool,
   ToolRegistry,
   Workspace,
 } from '@kodo/core/engine';
@@ -141,6 +142,8 @@ export interface AppHarnessOptions {
   pty?: boolean;
   /** The slash commands (default: the built-in ones). */
   commands?: SlashCommand[];
+  /** Tools registered beside the built-in ones (activate_skill, …). */
+  extraTools?: Tool[];
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
@@ -152,6 +155,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
   const bridge = new ConfirmationBridge();
   const questions = new QuestionBridge();
   const tools = new ToolRegistry(lazyBuiltinTools());
+  for (const tool of options.extraTools ?? []) tools.register(tool);
   const sessions: Session[] = [];
   const terminals = options.pty ? new TerminalScreens() : undefined;
   const terminal = terminals
