@@ -16,6 +16,7 @@ export type { LoopOutcome, LoopOutcomeKind } from './agent/loop';
 export { DEFAULT_RETRY_POLICY, isRetryableError, type RetryPolicy } from './agent/retry';
 export { BUILTIN_SUBAGENTS, type SubagentDefinition, type SubagentLimits } from './agent/subagents';
 export type { ModelFailure } from './agent/turn';
+export { qualifiedCommandName } from './commands/definition';
 export {
   DEFAULT_EXCLUDED_ENV_VARS,
   type EnvFileResult,

@@ -3,6 +3,7 @@ import {
   type Extensibility,
   loadExtensionsModule,
   type Part,
+  qualifiedCommandName,
   type Session,
   type SkillDefinition,
 } from '@kodo/core/engine';
@@ -72,9 +73,13 @@ function refresh(handle: ExtensibilityHandle, list: CommandList): void {
 }
 
 function customCommand(command: CustomCommand): Brought {
+  // A plugin command named without its prefix still answers to `/<plugin>:<name>`.
+  const qualified = qualifiedCommandName(command)?.toLowerCase();
+  const name = command.name.toLowerCase();
   return {
     [BROUGHT]: true,
-    name: command.name.toLowerCase(),
+    name,
+    ...(qualified && qualified !== name ? { aliases: [qualified] } : {}),
     description: command.argumentHint
       ? `${command.description} ${command.argumentHint}`
       : command.description,
