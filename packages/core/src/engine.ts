@@ -23,7 +23,7 @@ export {
   loadEnvFile,
   UNTRUSTED_ENV_ALLOWLIST,
 } from './config/env-file';
-export { geminiHome, kodoHome } from './config/paths';
+export { geminiHome, kodoHome, userHome } from './config/paths';
 export { projectId, projectTempDir } from './config/project';
 export {
   type LoadedSettings,

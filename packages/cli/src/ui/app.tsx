@@ -38,7 +38,7 @@ import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
 import type { TerminalScreens } from './terminal/terminal-screens';
-import { resolveTheme, type ThemeName } from './theme';
+import { resolveTheme, THEME_NAMES, type Theme } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
 export interface ResumedSession {
@@ -68,7 +68,10 @@ export interface AppProps {
   version: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  themeName: ThemeName;
+  /** A built-in theme's name or a custom theme's (`customThemes`). */
+  themeName: string;
+  /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
+  customThemes?: ReadonlyMap<string, Theme>;
   highlighter: HighlighterLoader;
   /** Earlier prompts (oldest first) and how to remember a new one. */
   inputHistory: { load(): string[]; add(entry: string): string[] };
@@ -105,9 +108,10 @@ export function App(props: AppProps) {
   const { setRawMode } = useStdin();
   const { columns, rows } = useTerminalSize();
   const [session, setSession] = useState(props.session);
-  const [themeName, setThemeName] = useState<ThemeName>(props.themeName);
+  const [themeName, setThemeName] = useState<string>(props.themeName);
+  const { customThemes } = props;
   const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
-  const theme = useMemo(() => resolveTheme(themeName, env), [themeName, env]);
+  const theme = useMemo(() => resolveTheme(themeName, env, customThemes), [themeName, env, customThemes]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
   const nextId = useRef(1);
   const banner: HistoryItem = useMemo(
@@ -253,6 +257,7 @@ export function App(props: AppProps) {
         cwd,
         env,
         themeName,
+        themeNames: [...THEME_NAMES, ...(customThemes?.keys() ?? [])],
         vimMode,
         setVimMode,
         addItem,
@@ -289,6 +294,7 @@ export function App(props: AppProps) {
       cwd,
       env,
       themeName,
+      customThemes,
       vimMode,
       addItem,
       refreshStatic,

@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore } from '@kodo/core/engine';
+import {
+  kodoHome,
+  type LoadedSettings,
+  newSessionId,
+  type Session,
+  SessionStore,
+  userHome,
+} from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
@@ -17,7 +24,7 @@ import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
-import { themeFromSetting } from './theme';
+import { themesFromSettings } from './themes/custom-themes';
 
 export interface InteractiveContext {
   args: CliArgs;
@@ -94,6 +101,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
+  const themes = themesFromSettings(settings.merged, { cwd, home: userHome(env) });
+  for (const warning of themes.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
   const fileIndex = new FileIndex(cwd);
@@ -154,7 +163,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       version: context.version,
       cwd,
       env,
-      themeName: themeFromSetting(settings.merged.ui?.theme),
+      themeName: themes.themeName,
+      customThemes: themes.themes,
       highlighter: new HighlighterLoader(),
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),

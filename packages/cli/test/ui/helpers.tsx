@@ -17,7 +17,7 @@ import {
   Workspace,
 } from '@kodo/core/engine';
 import { render } from 'ink-testing-library';
-import { App } from '../../src/ui/app';
+import { App, type AppProps } from '../../src/ui/app';
 import { builtinCommands } from '../../src/ui/commands/registry';
 import type { SlashCommand } from '../../src/ui/commands/types';
 import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
@@ -144,6 +144,8 @@ export interface AppHarnessOptions {
   commands?: SlashCommand[];
   /** Tools registered beside the built-in ones (activate_skill, …). */
   extraTools?: Tool[];
+  /** Further App props (custom themes, a status line, key bindings…). */
+  appProps?: Partial<AppProps>;
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
@@ -224,6 +226,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       {...(terminals ? { terminals } : {})}
       {...(options.openEditor ? { openEditor: options.openEditor } : {})}
       onExit={(id) => exits.push(id)}
+      {...options.appProps}
     />,
   );
   return {
