@@ -20,6 +20,7 @@ import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
 import { usePromptDispatch } from './hooks/use-prompt-dispatch';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
@@ -32,6 +33,7 @@ import {
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
+import { Keymap } from './keys/keymap';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
@@ -70,6 +72,8 @@ export interface AppProps {
   env: NodeJS.ProcessEnv;
   /** A built-in theme's name or a custom theme's (`customThemes`). */
   themeName: string;
+  /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
+  keymap?: Keymap;
   /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
   customThemes?: ReadonlyMap<string, Theme>;
   highlighter: HighlighterLoader;
@@ -110,6 +114,7 @@ export function App(props: AppProps) {
   const [session, setSession] = useState(props.session);
   const [themeName, setThemeName] = useState<string>(props.themeName);
   const { customThemes } = props;
+  const keymap = useMemo(() => props.keymap ?? Keymap.defaults(), [props.keymap]);
   const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
   const theme = useMemo(() => resolveTheme(themeName, env, customThemes), [themeName, env, customThemes]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
@@ -366,18 +371,19 @@ export function App(props: AppProps) {
         terminals?.toggleFocus();
         return;
       }
-      if (key.tab && key.shift) {
+      const action = keymap.actionFor(input, key);
+      if (action === 'app:cycleMode') {
         const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
         session.setApprovalMode(next, { source: 'keys' });
         setApprovalMode(session.getApprovalMode());
-      } else if (key.ctrl && input === 'y') {
+      } else if (action === 'app:toggleYolo') {
         toggleYolo();
-      } else if (key.ctrl && input === 't') {
+      } else if (action === 'app:toggleThoughts') {
         setThoughtsExpanded((expanded) => !expanded);
         refreshStatic();
-      } else if (key.ctrl && input === 'l') {
+      } else if (action === 'app:redraw') {
         refreshStatic();
       }
     },
@@ -469,31 +475,33 @@ export function App(props: AppProps) {
   );
   return (
     <ThemeContext.Provider value={theme}>
-      <HighlighterContext.Provider value={props.highlighter}>
-        <TerminalScreensContext.Provider value={terminals}>
-          <Static key={staticKey} items={history}>
-            {(item) => (
-              <Box key={`${staticKey}:${item.id}`} width={columns}>
-                <HistoryItemView
-                  item={item}
-                  width={columns}
-                  thoughtsExpanded={thoughtsExpanded}
-                  maxToolLines={maxToolLines}
-                />
-              </Box>
+      <KeymapContext.Provider value={keymap}>
+        <HighlighterContext.Provider value={props.highlighter}>
+          <TerminalScreensContext.Provider value={terminals}>
+            <Static key={staticKey} items={history}>
+              {(item) => (
+                <Box key={`${staticKey}:${item.id}`} width={columns}>
+                  <HistoryItemView
+                    item={item}
+                    width={columns}
+                    thoughtsExpanded={thoughtsExpanded}
+                    maxToolLines={maxToolLines}
+                  />
+                </Box>
+              )}
+            </Static>
+            {leaving ? null : (
+              <LiveTurn
+                blocks={agent.live}
+                width={columns}
+                maxRows={liveRows}
+                thoughtsExpanded={thoughtsExpanded}
+              />
             )}
-          </Static>
-          {leaving ? null : (
-            <LiveTurn
-              blocks={agent.live}
-              width={columns}
-              maxRows={liveRows}
-              thoughtsExpanded={thoughtsExpanded}
-            />
-          )}
-          {below}
-        </TerminalScreensContext.Provider>
-      </HighlighterContext.Provider>
+            {below}
+          </TerminalScreensContext.Provider>
+        </HighlighterContext.Provider>
+      </KeymapContext.Provider>
     </ThemeContext.Provider>
   );
 }

@@ -20,6 +20,7 @@ import { ConfirmationBridge } from './confirmation-bridge';
 import { extensibilityHandle } from './extensibility-handle';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
+import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
 import { PtyTerminal } from './terminal/pty-terminal';
@@ -103,6 +104,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
 
   const themes = themesFromSettings(settings.merged, { cwd, home: userHome(env) });
   for (const warning of themes.warnings) warn(warning);
+  const keys = loadKeymap(keybindingsFile(kodoHome(env)));
+  for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
   const fileIndex = new FileIndex(cwd);
@@ -165,6 +168,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       env,
       themeName: themes.themeName,
       customThemes: themes.themes,
+      keymap: keys.keymap,
       highlighter: new HighlighterLoader(),
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),

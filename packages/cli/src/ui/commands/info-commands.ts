@@ -17,6 +17,9 @@ export const KEYBOARD_HELP = [
   '| Ctrl+Y | YOLO mode on / off |',
   '| Ctrl+T | show or hide thoughts |',
   '| Ctrl+L | redraw the screen |',
+  '| Ctrl+V | paste an image from the clipboard |',
+  '',
+  'The defaults; `~/.kodo/keybindings.json` rebinds them (docs/habits.md#key-bindings).',
 ].join('\n');
 
 export function helpCommand(all: () => SlashCommand[]): SlashCommand {
