@@ -1,4 +1,12 @@
-import type { ApprovalMode, LoadedSettings, MessageRecord, Session, ToolRegistry } from '@kodo/core/engine';
+import { join } from 'node:path';
+import {
+  type ApprovalMode,
+  kodoHome,
+  type LoadedSettings,
+  type MessageRecord,
+  type Session,
+  type ToolRegistry,
+} from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CommandContext, SlashCommand } from './commands/types';
@@ -33,6 +41,7 @@ import {
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
+import { type ClipboardImage, ClipboardImageReader } from './input/clipboard-image';
 import { Keymap } from './keys/keymap';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { notificationPolicy } from './notify';
@@ -72,6 +81,8 @@ export interface AppProps {
   env: NodeJS.ProcessEnv;
   /** A built-in theme's name or a custom theme's (`customThemes`). */
   themeName: string;
+  /** Reads an image from the system clipboard (Ctrl+V); default: the system's clipboard tool. */
+  clipboard?: { read(signal?: AbortSignal): Promise<ClipboardImage> };
   /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
   keymap?: Keymap;
   /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
@@ -115,6 +126,10 @@ export function App(props: AppProps) {
   const [themeName, setThemeName] = useState<string>(props.themeName);
   const { customThemes } = props;
   const keymap = useMemo(() => props.keymap ?? Keymap.defaults(), [props.keymap]);
+  const clipboard = useMemo(
+    () => props.clipboard ?? new ClipboardImageReader({ env, dir: join(kodoHome(env), 'clipboard') }),
+    [props.clipboard, env],
+  );
   const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
   const theme = useMemo(() => resolveTheme(themeName, env, customThemes), [themeName, env, customThemes]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
@@ -353,6 +368,13 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
+  const pasteImage = useCallback(async () => {
+    const result = await clipboard.read();
+    if ('path' in result) return result.path;
+    addItem({ kind: 'info', tone: 'info', text: result.note });
+    return undefined;
+  }, [clipboard, addItem]);
+
   const showBriefly = useCallback((message: string) => {
     setHint(message);
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
@@ -452,6 +474,7 @@ export function App(props: AppProps) {
           vimMode={vimMode}
           queuedCount={queue.items.length}
           onDropQueued={queue.dropLast}
+          pasteImage={pasteImage}
         />
       )}
       <Footer

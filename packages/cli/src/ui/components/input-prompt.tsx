@@ -43,8 +43,11 @@ interface Props {
   /** Prompts typed ahead and waiting for the turn to end; Esc removes the last one first. */
   queuedCount?: number;
   onDropQueued?(): void;
-  /** Ctrl+V (`chat:pasteImage`): attach an image from the clipboard. */
-  onPasteImage?(): void;
+  /**
+   * Ctrl+V (`chat:pasteImage`): an image from the clipboard, saved to a file; its path is
+   * inserted (and attached on sending like any pasted image path). Undefined: nothing to insert.
+   */
+  pasteImage?(): Promise<string | undefined>;
 }
 
 interface SearchState {
@@ -243,8 +246,14 @@ export function InputPrompt(props: Props) {
         update({ search: { query: '', match: undefined } });
         return;
       }
-      if (action === 'chat:pasteImage' && props.onPasteImage) {
-        props.onPasteImage();
+      if (action === 'chat:pasteImage' && props.pasteImage) {
+        void props.pasteImage().then((path) => {
+          if (path === undefined) return;
+          const current = state.current.buffer;
+          const before = current.text.slice(0, current.cursor);
+          const gap = before === '' || /\s$/.test(before) ? '' : ' ';
+          change(edit.insert(current, `${gap}${path} `));
+        });
         return;
       }
       const newline = (key.return && (key.meta || key.shift)) || input === '\n' || SHIFT_ENTER.has(input);
