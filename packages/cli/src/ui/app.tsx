@@ -48,6 +48,8 @@ import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
+import type { StatusLineRunner } from './status/status-command';
+import { statusLineInput } from './status/status-input';
 import type { TerminalScreens } from './terminal/terminal-screens';
 import { resolveTheme, THEME_NAMES, type Theme } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
@@ -81,6 +83,8 @@ export interface AppProps {
   env: NodeJS.ProcessEnv;
   /** A built-in theme's name or a custom theme's (`customThemes`). */
   themeName: string;
+  /** The command-backed status line (settings `statusLine`), shown above the footer. */
+  statusLine?: { runner: StatusLineRunner; padding?: number };
   /** Reads an image from the system clipboard (Ctrl+V); default: the system's clipboard tool. */
   clipboard?: { read(signal?: AbortSignal): Promise<ClipboardImage> };
   /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
@@ -111,6 +115,8 @@ export interface AppProps {
   onExit(sessionId: string): void;
 }
 
+const noSubscription = () => () => undefined;
+const emptyText = () => '';
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const EXIT_ARM_MS = 2000;
 const HIGHLIGHTER_DELAY_MS = 250;
@@ -368,6 +374,34 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
+  const statusRunner = props.statusLine?.runner;
+  const statusText = useSyncExternalStore(
+    statusRunner?.subscribe ?? noSubscription,
+    statusRunner?.current ?? emptyText,
+  );
+  const startedAt = useRef(Date.now());
+  useEffect(
+    () =>
+      statusRunner?.onFirstFailure((message) => addItem({ kind: 'info', tone: 'warning', text: message })),
+    [statusRunner, addItem],
+  );
+  const statusTotals = session.stats.totals();
+  const statusKey = `${session.id}|${session.model}|${approvalMode}|${agent.busy}|${statusTotals.requests}|${statusTotals.tokens.prompt}|${agent.lastUsage?.promptTokenCount ?? ''}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: statusKey sums up what the input holds
+  useEffect(() => {
+    statusRunner?.update(
+      statusLineInput(session, {
+        cwd,
+        version: props.version,
+        startedAt: startedAt.current,
+        now: Date.now(),
+        approvalMode,
+        sandbox: sandboxLabel,
+        lastUsage: agent.lastUsage,
+      }),
+    );
+  }, [statusRunner, statusKey]);
+
   const pasteImage = useCallback(async () => {
     const result = await clipboard.read();
     if ('path' in result) return result.path;
@@ -477,6 +511,12 @@ export function App(props: AppProps) {
           pasteImage={pasteImage}
         />
       )}
+      {statusText !== '' ? (
+        <Text wrap="truncate-end">
+          {' '.repeat(props.statusLine?.padding ?? 0)}
+          {statusText}
+        </Text>
+      ) : null}
       <Footer
         width={columns}
         info={{

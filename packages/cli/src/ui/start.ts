@@ -23,6 +23,7 @@ import { InputHistoryStore } from './input/input-history-store';
 import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
+import { StatusLineRunner, statusLineSetting } from './status/status-command';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
 import { themesFromSettings } from './themes/custom-themes';
@@ -104,6 +105,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
 
   const themes = themesFromSettings(settings.merged, { cwd, home: userHome(env) });
   for (const warning of themes.warnings) warn(warning);
+  const statusSetting = statusLineSetting(settings.merged);
+  const statusRunner = statusSetting
+    ? new StatusLineRunner({ command: statusSetting.command, cwd, env })
+    : undefined;
   const keys = loadKeymap(keybindingsFile(kodoHome(env)));
   for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
@@ -169,6 +174,14 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       themeName: themes.themeName,
       customThemes: themes.themes,
       keymap: keys.keymap,
+      ...(statusRunner
+        ? {
+            statusLine: {
+              runner: statusRunner,
+              ...(statusSetting?.padding ? { padding: statusSetting.padding } : {}),
+            },
+          }
+        : {}),
       highlighter: new HighlighterLoader(),
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),
@@ -178,6 +191,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     },
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
+  statusRunner?.dispose();
   await Promise.all(generators.map((generator) => generator.flush()));
   for (const forked of forks) await forked.end('exit');
   for (const ended of sessions) {
