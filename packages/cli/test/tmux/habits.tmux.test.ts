@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -126,5 +127,23 @@ describe.skipIf(!hasTmux())('habits in the terminal', () => {
     const contents = (mock.requests[0]!.body as { contents: WireContent[] }).contents;
     const parts = contents.at(-1)!.parts as { inlineData?: { mimeType: string; data: string } }[];
     expect(parts.some((part) => part.inlineData?.data === png.toString('base64'))).toBe(true);
+  });
+
+  it('kodo -w runs the UI in a new worktree; leaving with an unchanged one removes it', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: kodo.workspace, encoding: 'utf8' });
+    writeFileSync(join(kodo.workspace, 'app.txt'), 'v1\n');
+    git('init', '-q', '-b', 'main');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'start');
+    const path = join(kodo.workspace, '.kodo', 'worktrees', 'ui-try');
+    const session = await kodo.startReady(['-w', 'ui-try'], { env: env() });
+    // The footer names the folder the session works in: the worktree.
+    await session.waitFor('worktrees/ui-try');
+    expect(existsSync(join(path, 'app.txt'))).toBe(true);
+    session.press('C-d');
+    const screen = (await session.waitFor('[exited 0]')).replace(/\n/g, '');
+    expect(screen).toContain('had no changes and was removed (with branch worktree-ui-try).');
+    expect(existsSync(path)).toBe(false);
+    expect(git('branch', '--list', 'worktree-ui-try')).toBe('');
   });
 });
