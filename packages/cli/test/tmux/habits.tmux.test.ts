@@ -146,4 +146,23 @@ describe.skipIf(!hasTmux())('habits in the terminal', () => {
     expect(existsSync(path)).toBe(false);
     expect(git('branch', '--list', 'worktree-ui-try')).toBe('');
   });
+
+  it('/<skill> sends the SKILL.md body as the activation, then the typed text', async () => {
+    const dir = join(kodo.home, 'skills', 'release-notes');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Drafts release notes\n---\nGroup the changes by feature; BREAKING first.\n',
+    );
+    const session = await kodo.startReady([], { env: env() });
+    await typeLine(session, '/release-notes for v2');
+    await session.waitFor('Seen it.');
+    const contents = (mock.requests[0]!.body as { contents: WireContent[] }).contents;
+    const texts = (contents.at(-1)!.parts as { text?: string }[]).map((part) => part.text ?? '');
+    // The first turn opens with the environment context; the activation and the request follow.
+    const activation = texts.findIndex((text) => text.includes('<activated_skill name="release-notes">'));
+    expect(activation).toBeGreaterThanOrEqual(0);
+    expect(texts[activation]).toContain('Group the changes by feature; BREAKING first.');
+    expect(texts[activation + 1]).toBe('for v2');
+  });
 });
