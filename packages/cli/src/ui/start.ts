@@ -103,7 +103,13 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
-  const themes = themesFromSettings(settings.merged, { cwd, home: userHome(env) });
+  const themes = themesFromSettings(settings.merged, {
+    cwd,
+    home: userHome(env),
+    extensionThemes: (created.extensibility?.loaded.active ?? [])
+      .filter((extension) => extension.themes !== undefined)
+      .map((extension) => ({ extension: extension.name, themes: extension.themes ?? [] })),
+  });
   for (const warning of themes.warnings) warn(warning);
   const statusSetting = statusLineSetting(settings.merged);
   const statusRunner = statusSetting

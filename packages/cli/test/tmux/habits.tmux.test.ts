@@ -91,14 +91,25 @@ describe.skipIf(!hasTmux())('habits in the terminal', () => {
         },
       },
     });
+    // And a Gemini CLI extension's theme (its themes-example manifest).
+    mkdirSync(join(kodo.home, 'extensions', 'themes-example'), { recursive: true });
+    writeFileSync(
+      join(kodo.home, 'extensions', 'themes-example', 'gemini-extension.json'),
+      JSON.stringify({
+        name: 'themes-example',
+        version: '1.0.0',
+        themes: [{ name: 'My-Awesome-Theme', type: 'custom', text: { primary: '#FF00FF' } }],
+      }),
+    );
     const session = await kodo.startReady([], { env: env() });
     await typeLine(session, '/theme');
     await session.waitFor('custom (Gemini CLI theme)');
+    await session.waitFor('My-Awesome-Theme (themes-example)');
     await session.waitFor('Enter to choose');
-    // From the current theme (dark, the first) Up wraps to the last: the custom one.
-    for (let tries = 0; tries < 5; tries++) {
+    // From the current theme (dark, the first) Up wraps to the last, then the one before it.
+    for (let tries = 0; tries < 8; tries++) {
       session.press('Up');
-      const moved = await session.waitFor(/› Gruvbox Dark/, 2_000).catch(() => undefined);
+      const moved = await session.waitFor(/› Gruvbox Dark/, 1_000).catch(() => undefined);
       if (moved) break;
     }
     session.press('Enter');

@@ -130,6 +130,26 @@ describe('Gemini CLI custom themes', () => {
     expect(themeColor('nonsense')).toBeUndefined();
   });
 
+  it("offers an extension's themes as `<theme> (<extension>)` (Gemini CLI's themes-example)", () => {
+    const { themes, warnings } = loadCustomThemes({
+      customThemes: [],
+      extensionThemes: [
+        {
+          extension: 'themes-example',
+          themes: [{ name: 'My-Awesome-Theme', type: 'custom', text: { primary: '#FF00FF' } }, 7],
+        },
+      ],
+      uiTheme: undefined,
+      home: '/h',
+      cwd: '/w',
+    });
+    expect([...themes.keys()]).toEqual(['My-Awesome-Theme (themes-example)']);
+    expect(themes.get('My-Awesome-Theme (themes-example)')!.user).toBe('#ff00ff');
+    expect(warnings).toEqual([
+      'Theme "#2" of extension themes-example ignored: a theme must be a JSON object.',
+    ]);
+  });
+
   it('says which entry is not a theme', () => {
     const { themes, warnings } = loadCustomThemes({
       customThemes: [{ Broken: 'red' }],

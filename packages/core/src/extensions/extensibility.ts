@@ -126,6 +126,7 @@ function isExtensionFiles(value: unknown): value is ExtensionFiles {
       return Array.isArray(list) && list.every((item) => typeof item === 'string');
     }) &&
     Array.isArray(value.settings) &&
-    value.settings.every((setting) => hasStringFields(setting, ['name', 'envVar']))
+    value.settings.every((setting) => hasStringFields(setting, ['name', 'envVar'])) &&
+    (value.themes === undefined || (Array.isArray(value.themes) && value.themes.every(isRecord)))
   );
 }

@@ -96,6 +96,8 @@ export function themeFromGemini(definition: unknown, name: string): Theme {
  */
 export function loadCustomThemes(options: {
   customThemes: unknown[];
+  /** The `themes` of active Gemini CLI extensions: offered as `<theme> (<extension>)`. */
+  extensionThemes?: readonly { extension: string; themes: readonly unknown[] }[];
   uiTheme: string | undefined;
   home: string;
   cwd: string;
@@ -118,6 +120,17 @@ export function loadCustomThemes(options: {
       continue;
     }
     for (const [key, value] of Object.entries(group)) add(key, value, 'settings');
+  }
+  for (const { extension, themes: list } of options.extensionThemes ?? []) {
+    list.forEach((value, index) => {
+      const base = isObject(value) && typeof value.name === 'string' ? value.name : `#${index + 1}`;
+      const name = `${base} (${extension})`;
+      try {
+        themes.set(name, themeFromGemini(value, name));
+      } catch (error) {
+        warnings.push(`Theme "${base}" of extension ${extension} ignored: ${(error as Error).message}.`);
+      }
+    });
   }
   const file = themeFilePath(options.uiTheme, options.cwd, options.home);
   if (!file) return { themes, warnings };
@@ -151,11 +164,16 @@ function themeFilePath(value: string | undefined, cwd: string, home: string): st
  */
 export function themesFromSettings(
   merged: { ui?: { theme?: string; customThemes?: unknown }; customThemes?: unknown },
-  place: { cwd: string; home: string },
+  place: {
+    cwd: string;
+    home: string;
+    extensionThemes?: readonly { extension: string; themes: readonly unknown[] }[];
+  },
 ): CustomThemes & { themeName: string } {
   const uiTheme = merged.ui?.theme;
   const loaded = loadCustomThemes({
     customThemes: [merged.customThemes, merged.ui?.customThemes],
+    ...(place.extensionThemes ? { extensionThemes: place.extensionThemes } : {}),
     uiTheme,
     home: place.home,
     cwd: place.cwd,
