@@ -61,6 +61,19 @@ describe('the status line command', () => {
     expect(JSON.parse(readFileSync(join(dir, 'input.json'), 'utf8')).hook_event_name).toBe('Status');
   });
 
+  it('runs without the session’s credentials in its environment', async () => {
+    const status = new StatusLineRunner({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+      command: 'echo "key=${GEMINI_API_KEY:-none} path=${PATH:+set}"',
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', GEMINI_API_KEY: 'sk-secret' },
+      minIntervalMs: 0,
+    });
+    runners.push(status);
+    status.update({});
+    await until(() => expect(status.current()).toBe('key=none path=set'));
+  });
+
   it('runs at most once per interval, with the latest state', async () => {
     const status = runner('cat | sed "s/.*\\"n\\":\\([0-9]*\\).*/n=\\1/"', { minIntervalMs: 400 });
     for (let n = 1; n <= 30; n += 1) status.update({ n });

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { sanitizeEnv } from '@kodo/core/engine';
 import { MAX_IMAGE_BYTES } from './image-references';
 
 /**
@@ -114,7 +115,7 @@ export class ClipboardImageReader {
         command,
         args,
         {
-          env: this.options.env,
+          env: sanitizeEnv(this.options.env),
           encoding: 'buffer',
           timeout: this.options.timeoutMs ?? TIMEOUT_MS,
           maxBuffer: MAX_IMAGE_BYTES + 1024,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { sanitizeEnv } from '@kodo/core/engine';
 import { stripAnsi } from '../../headless/ansi';
 
 /**
@@ -144,7 +145,8 @@ export class StatusLineRunner {
       try {
         child = spawn(shell, args, {
           cwd: this.options.cwd,
-          env: this.options.env,
+          // Without credentials, as hooks get it: the line needs none of the session's keys.
+          env: sanitizeEnv(this.options.env),
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: process.platform !== 'win32',
         });
