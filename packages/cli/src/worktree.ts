@@ -1,6 +1,14 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /**
@@ -158,7 +166,9 @@ async function copyIncluded(
     const from = join(top, file);
     const to = join(target, file);
     try {
-      if (!statSync(from).isFile()) continue;
+      // Regular files only: a link could hand the worktree (the session's workspace) a file from
+      // outside the project.
+      if (!lstatSync(from).isFile()) continue;
       mkdirSync(dirname(to), { recursive: true });
       copyFileSync(from, to);
       const info = statSync(to);

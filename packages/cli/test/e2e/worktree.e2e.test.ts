@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runKodo } from '@kodo/testkit';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,9 @@ function project(): void {
   writeFileSync(join(dirs.workspace, '.env'), 'API_URL=http://localhost\n');
   writeFileSync(join(dirs.workspace, 'debug.log'), 'log\n');
   writeFileSync(join(dirs.workspace, 'notes.txt'), 'mine\n');
+  // Matches `*.log` but is a link to a file outside the project: not copied.
+  writeFileSync(join(dirs.root, 'outside-secret.txt'), 'secret\n');
+  symlinkSync(join(dirs.root, 'outside-secret.txt'), join(dirs.workspace, 'linked.log'));
 }
 
 describe('kodo --worktree', () => {
@@ -75,9 +78,10 @@ describe('kodo --worktree', () => {
     expect(readFileSync(join(path, '.env'), 'utf8')).toBe('API_URL=http://localhost\n');
     expect(existsSync(join(path, 'debug.log'))).toBe(true);
     expect(existsSync(join(path, 'notes.txt'))).toBe(false);
+    expect(existsSync(join(path, 'linked.log'))).toBe(false);
     expect(git('branch', '--list', 'worktree-feature-x')).toContain('worktree-feature-x');
     // The project's own status does not show the worktrees folder.
-    expect(git('status', '--porcelain')).toBe('?? debug.log\n?? notes.txt\n');
+    expect(git('status', '--porcelain')).toBe('?? debug.log\n?? linked.log\n?? notes.txt\n');
   });
 
   it('removes an unchanged worktree and its branch at exit (copied files do not count as changes)', async () => {
