@@ -118,6 +118,23 @@ describe('keybindings.json', () => {
     }
   });
 
+  it('/help lists the actions the file moved, with their keys and defaults', async () => {
+    const { keymap } = keymapFrom(
+      { bindings: [{ context: 'Global', bindings: { 'ctrl+g': 'app:toggleYolo', 'ctrl+y': null } }] },
+      FILE,
+    );
+    const ui = renderApp({ appProps: { keymap } });
+    try {
+      await vi.waitFor(() => expect(ui.frame()).toContain('Type your message'), { timeout: 10_000 });
+      await ui.type('/help');
+      await ui.press(KEYS.enter);
+      await vi.waitFor(() => expect(ui.frame()).toContain('Your key bindings'), { timeout: 10_000 });
+      expect(ui.frame()).toMatch(/YOLO mode on \/ off \(app:toggleYolo\)\s*│?\s*Ctrl\+G\s*│?\s*Ctrl\+Y/);
+    } finally {
+      ui.cleanup();
+    }
+  });
+
   it('the default keymap is kodo’s documented keys', () => {
     const keymap = Keymap.defaults();
     expect(keymap.actionFor('', key({ shift: true, tab: true }))).toBe('app:cycleMode');

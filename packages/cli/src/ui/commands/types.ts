@@ -1,5 +1,6 @@
 import type { LoadedSettings, Part, Session, ToolRegistry } from '@kodo/core/engine';
 import type { ChoiceRequest } from '../components/select-list';
+import type { Keymap } from '../keys/keymap';
 import type { NewHistoryItem } from '../types';
 
 /** What a slash command may read and do; the App provides it. */
@@ -33,6 +34,8 @@ export interface CommandContext {
   /** The text of the latest model answer, if any. */
   lastAnswer(): string | undefined;
   copyToClipboard(text: string): void;
+  /** The key bindings in force (`/help` shows what keybindings.json changed). */
+  keymap?: Keymap;
   /** Whether the input has vim keybindings (`/vim`). */
   vimMode: boolean;
   setVimMode(enabled: boolean): void;
