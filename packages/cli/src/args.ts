@@ -35,6 +35,8 @@ export interface CliArgs {
   commandArgs?: string[];
   /** `-r/--resume [latest|N|id]`; a bare flag means `latest`. */
   resume?: string;
+  /** `-w/--worktree [name]`: run in a new git worktree; `''` (a bare flag) = a generated name. */
+  worktree?: string;
   /** `--list-sessions`: print this project's sessions and exit. */
   listSessions?: boolean;
   /** `--delete-session N|id`. */
@@ -103,6 +105,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
   resume: { type: 'string', short: 'r' },
+  worktree: { type: 'string', short: 'w' },
   'list-sessions': { type: 'boolean' },
   'delete-session': { type: 'string' },
   'session-id': { type: 'string' },
@@ -124,8 +127,6 @@ const OPTIONS = {
 /** Gemini CLI flags kodo does not have: named plainly rather than "unknown option". */
 const UNSUPPORTED_FLAGS: Readonly<Record<string, string>> = {
   '--screen-reader': '--screen-reader',
-  '--worktree': '--worktree (-w)',
-  '-w': '--worktree (-w)',
   '--experimental-acp': '--experimental-acp (use --acp)',
   '--session-file': '--session-file',
   '--raw-output': '--raw-output',
@@ -165,8 +166,9 @@ const RAW_SUBCOMMANDS = new Set([
 ]);
 
 /**
- * `--resume` takes an optional value, which node's parser cannot express: a bare `--resume`/`-r`
- * (last, or followed by another flag) becomes `--resume=latest`.
+ * `--resume` and `--worktree` take an optional value, which node's parser cannot express: a bare
+ * `--resume`/`-r` (last, or followed by another flag) becomes `--resume=latest`, a bare
+ * `--worktree`/`-w` becomes `--worktree=` (a generated name).
  */
 function withResumeDefault(argv: string[]): string[] {
   const out: string[] = [];
@@ -178,7 +180,9 @@ function withResumeDefault(argv: string[]): string[] {
     }
     const next = argv[index + 1];
     const bare = next === undefined || (next.startsWith('-') && next !== '-');
-    out.push((arg === '--resume' || arg === '-r') && bare ? '--resume=latest' : arg);
+    if ((arg === '--resume' || arg === '-r') && bare) out.push('--resume=latest');
+    else if ((arg === '--worktree' || arg === '-w') && bare) out.push('--worktree=');
+    else out.push(arg);
   }
   return out;
 }
@@ -290,6 +294,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     command,
     ...(command ? { commandArgs: queryWords } : {}),
     ...(values.resume !== undefined ? { resume: values.resume } : {}),
+    ...(values.worktree !== undefined ? { worktree: values.worktree } : {}),
     ...(values['list-sessions'] ? { listSessions: true } : {}),
     ...(values['delete-session'] !== undefined ? { deleteSession: values['delete-session'] } : {}),
     ...(values['session-id'] !== undefined ? { sessionId: values['session-id'] } : {}),

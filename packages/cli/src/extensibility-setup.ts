@@ -69,6 +69,8 @@ export async function loadCliExtensibility(options: {
     throw error;
   }
   for (const warning of loaded.warnings) options.onWarning?.(warning);
+  // Shown on the first run that finds them (or at install), then only kept for `kodo doctor`.
+  for (const note of module.recordCompatNotes(env, loaded.notes)) options.onWarning?.(note);
   return {
     loaded,
     settings: mergeExtensionSettings(options.settings, loaded, options.onWarning),

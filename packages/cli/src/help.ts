@@ -60,6 +60,9 @@ Options:
                               those the other tools saved) and exit
       --delete-session <s>    Delete a recorded session (number or id) and exit
       --session-id <id>       Start a new session with this id (A-Z a-z 0-9 _ -)
+  -w, --worktree [name]       Work in a new git worktree and branch of the project
+                              (.kodo/worktrees/<name>, worktree-<name>); removed
+                              at exit when unchanged, else kept (docs/habits.md)
   -s, --sandbox               Run shell commands in the sandbox (bubblewrap on
                               Linux, sandbox-exec on macOS) or fail; on Linux it
                               is on by default when bwrap works (tools.sandbox)

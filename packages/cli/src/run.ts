@@ -116,6 +116,37 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     return deleteSessionCommand(args.deleteSession!, place, streams);
   }
 
+  if (args.worktree !== undefined) return runInWorktree(args, identity);
+  return runSession(args, identity);
+}
+
+/**
+ * `-w/--worktree`: the session runs in a new git worktree (worktree.ts); at exit an unchanged one
+ * is removed and a changed one named.
+ */
+async function runInWorktree(args: CliArgs, identity: CliIdentity): Promise<number> {
+  const { enterWorktree, leaveWorktree, WorktreeError, worktreeOutcomeLine } = await import('./worktree');
+  let worktree: Awaited<ReturnType<typeof enterWorktree>>;
+  try {
+    worktree = await enterWorktree({ cwd: process.cwd(), name: args.worktree ?? '', env: process.env });
+  } catch (error) {
+    if (!(error instanceof WorktreeError)) throw error;
+    process.stderr.write(`[ERROR] ${error.message}\n`);
+    return ExitCode.input;
+  }
+  process.stderr.write(`[INFO] Working in the worktree ${worktree.path} (branch ${worktree.branch}).\n`);
+  const started = process.cwd();
+  process.chdir(worktree.cwd);
+  try {
+    return await runSession(args, identity);
+  } finally {
+    process.chdir(started);
+    const outcome = await leaveWorktree(worktree, process.env);
+    process.stderr.write(`[INFO] ${worktreeOutcomeLine(outcome)}\n`);
+  }
+}
+
+async function runSession(args: CliArgs, identity: CliIdentity): Promise<number> {
   const cwd = process.cwd();
   // An ACP agent is headless: its person is behind the editor, which asks through the protocol.
   const interactive = !args.acp && isInteractive(args);

@@ -16,13 +16,14 @@ export type { LoopOutcome, LoopOutcomeKind } from './agent/loop';
 export { DEFAULT_RETRY_POLICY, isRetryableError, type RetryPolicy } from './agent/retry';
 export { BUILTIN_SUBAGENTS, type SubagentDefinition, type SubagentLimits } from './agent/subagents';
 export type { ModelFailure } from './agent/turn';
+export { qualifiedCommandName } from './commands/definition';
 export {
   DEFAULT_EXCLUDED_ENV_VARS,
   type EnvFileResult,
   loadEnvFile,
   UNTRUSTED_ENV_ALLOWLIST,
 } from './config/env-file';
-export { geminiHome, kodoHome } from './config/paths';
+export { geminiHome, kodoHome, userHome } from './config/paths';
 export { projectId, projectTempDir } from './config/project';
 export {
   type LoadedSettings,

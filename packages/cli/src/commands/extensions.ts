@@ -66,6 +66,14 @@ export async function runExtensionsCommand(context: ExtensionsCommandContext): P
         out(
           `Extension "${extension.name}" ${sub === 'link' ? 'linked' : 'installed'} successfully and enabled.`,
         );
+        const notes = extension.notes;
+        if (notes.length > 0) {
+          // Said once, here; runs stay quiet about them (kept in compat-notes.json for `kodo doctor`).
+          module.recordCompatNotes(context.env, notes);
+          err(
+            `What kodo cannot give this plugin (noted in ${module.compatNotesFile(context.env)}):\n${notes.map((note) => `  * ${note}`).join('\n')}`,
+          );
+        }
         if (extension.missingSettings.length > 0) {
           const why = asks ? '' : context.interactive ? ' (--skip-settings)' : ' (no terminal to ask on)';
           err(

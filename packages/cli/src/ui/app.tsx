@@ -1,4 +1,12 @@
-import type { ApprovalMode, LoadedSettings, MessageRecord, Session, ToolRegistry } from '@kodo/core/engine';
+import { join } from 'node:path';
+import {
+  type ApprovalMode,
+  kodoHome,
+  type LoadedSettings,
+  type MessageRecord,
+  type Session,
+  type ToolRegistry,
+} from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CommandContext, SlashCommand } from './commands/types';
@@ -21,6 +29,7 @@ import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
 import { usePromptDispatch } from './hooks/use-prompt-dispatch';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
@@ -33,13 +42,17 @@ import {
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
+import { type ClipboardImage, ClipboardImageReader } from './input/clipboard-image';
+import { Keymap } from './keys/keymap';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
+import type { StatusLineRunner } from './status/status-command';
+import { statusLineInput } from './status/status-input';
 import type { TerminalScreens } from './terminal/terminal-screens';
-import { resolveTheme, type ThemeName } from './theme';
+import { resolveTheme, THEME_NAMES, type Theme } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
 export interface ResumedSession {
@@ -69,7 +82,16 @@ export interface AppProps {
   version: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  themeName: ThemeName;
+  /** A built-in theme's name or a custom theme's (`customThemes`). */
+  themeName: string;
+  /** The command-backed status line (settings `statusLine`), shown above the footer. */
+  statusLine?: { runner: StatusLineRunner; padding?: number };
+  /** Reads an image from the system clipboard (Ctrl+V); default: the system's clipboard tool. */
+  clipboard?: { read(signal?: AbortSignal): Promise<ClipboardImage> };
+  /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
+  keymap?: Keymap;
+  /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
+  customThemes?: ReadonlyMap<string, Theme>;
   highlighter: HighlighterLoader;
   /** Earlier prompts (oldest first) and how to remember a new one. */
   inputHistory: { load(): string[]; add(entry: string): string[] };
@@ -94,6 +116,8 @@ export interface AppProps {
   onExit(sessionId: string): void;
 }
 
+const noSubscription = () => () => undefined;
+const emptyText = () => '';
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const EXIT_ARM_MS = 2000;
 const HIGHLIGHTER_DELAY_MS = 250;
@@ -106,9 +130,15 @@ export function App(props: AppProps) {
   const { setRawMode } = useStdin();
   const { columns, rows } = useTerminalSize();
   const [session, setSession] = useState(props.session);
-  const [themeName, setThemeName] = useState<ThemeName>(props.themeName);
+  const [themeName, setThemeName] = useState<string>(props.themeName);
+  const { customThemes } = props;
+  const keymap = useMemo(() => props.keymap ?? Keymap.defaults(), [props.keymap]);
+  const clipboard = useMemo(
+    () => props.clipboard ?? new ClipboardImageReader({ env, dir: join(kodoHome(env), 'clipboard') }),
+    [props.clipboard, env],
+  );
   const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
-  const theme = useMemo(() => resolveTheme(themeName, env), [themeName, env]);
+  const theme = useMemo(() => resolveTheme(themeName, env, customThemes), [themeName, env, customThemes]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
   const nextId = useRef(1);
   const banner: HistoryItem = useMemo(
@@ -252,6 +282,8 @@ export function App(props: AppProps) {
         cwd,
         env,
         themeName,
+        themeNames: [...THEME_NAMES, ...(customThemes?.keys() ?? [])],
+        keymap,
         vimMode,
         setVimMode,
         addItem,
@@ -288,6 +320,8 @@ export function App(props: AppProps) {
       cwd,
       env,
       themeName,
+      customThemes,
+      keymap,
       vimMode,
       addItem,
       refreshStatic,
@@ -341,6 +375,41 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
+  const statusRunner = props.statusLine?.runner;
+  const statusText = useSyncExternalStore(
+    statusRunner?.subscribe ?? noSubscription,
+    statusRunner?.current ?? emptyText,
+  );
+  const startedAt = useRef(Date.now());
+  useEffect(
+    () =>
+      statusRunner?.onFirstFailure((message) => addItem({ kind: 'info', tone: 'warning', text: message })),
+    [statusRunner, addItem],
+  );
+  const statusTotals = session.stats.totals();
+  const statusKey = `${session.id}|${session.model}|${approvalMode}|${agent.busy}|${statusTotals.requests}|${statusTotals.tokens.prompt}|${agent.lastUsage?.promptTokenCount ?? ''}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: statusKey sums up what the input holds
+  useEffect(() => {
+    statusRunner?.update(
+      statusLineInput(session, {
+        cwd,
+        version: props.version,
+        startedAt: startedAt.current,
+        now: Date.now(),
+        approvalMode,
+        sandbox: sandboxLabel,
+        lastUsage: agent.lastUsage,
+      }),
+    );
+  }, [statusRunner, statusKey]);
+
+  const pasteImage = useCallback(async () => {
+    const result = await clipboard.read();
+    if ('path' in result) return result.path;
+    addItem({ kind: 'info', tone: 'info', text: result.note });
+    return undefined;
+  }, [clipboard, addItem]);
+
   const showBriefly = useCallback((message: string) => {
     setHint(message);
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
@@ -355,17 +424,18 @@ export function App(props: AppProps) {
         terminals?.toggleFocus();
         return;
       }
-      if (key.tab && key.shift) {
+      const action = keymap.actionFor(input, key);
+      if (action === 'app:cycleMode') {
         const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
         session.setApprovalMode(next, { source: 'keys' });
-      } else if (key.ctrl && input === 'y') {
+      } else if (action === 'app:toggleYolo') {
         toggleYolo();
-      } else if (key.ctrl && input === 't') {
+      } else if (action === 'app:toggleThoughts') {
         setThoughtsExpanded((expanded) => !expanded);
         refreshStatic();
-      } else if (key.ctrl && input === 'l') {
+      } else if (action === 'app:redraw') {
         refreshStatic();
       }
     },
@@ -434,8 +504,15 @@ export function App(props: AppProps) {
           vimMode={vimMode}
           queuedCount={queue.items.length}
           onDropQueued={queue.dropLast}
+          pasteImage={pasteImage}
         />
       )}
+      {statusText !== '' ? (
+        <Text wrap="truncate-end">
+          {' '.repeat(props.statusLine?.padding ?? 0)}
+          {statusText}
+        </Text>
+      ) : null}
       <Footer
         width={columns}
         info={{
@@ -457,31 +534,33 @@ export function App(props: AppProps) {
   );
   return (
     <ThemeContext.Provider value={theme}>
-      <HighlighterContext.Provider value={props.highlighter}>
-        <TerminalScreensContext.Provider value={terminals}>
-          <Static key={staticKey} items={history}>
-            {(item) => (
-              <Box key={`${staticKey}:${item.id}`} width={columns}>
-                <HistoryItemView
-                  item={item}
-                  width={columns}
-                  thoughtsExpanded={thoughtsExpanded}
-                  maxToolLines={maxToolLines}
-                />
-              </Box>
+      <KeymapContext.Provider value={keymap}>
+        <HighlighterContext.Provider value={props.highlighter}>
+          <TerminalScreensContext.Provider value={terminals}>
+            <Static key={staticKey} items={history}>
+              {(item) => (
+                <Box key={`${staticKey}:${item.id}`} width={columns}>
+                  <HistoryItemView
+                    item={item}
+                    width={columns}
+                    thoughtsExpanded={thoughtsExpanded}
+                    maxToolLines={maxToolLines}
+                  />
+                </Box>
+              )}
+            </Static>
+            {leaving ? null : (
+              <LiveTurn
+                blocks={agent.live}
+                width={columns}
+                maxRows={liveRows}
+                thoughtsExpanded={thoughtsExpanded}
+              />
             )}
-          </Static>
-          {leaving ? null : (
-            <LiveTurn
-              blocks={agent.live}
-              width={columns}
-              maxRows={liveRows}
-              thoughtsExpanded={thoughtsExpanded}
-            />
-          )}
-          {below}
-        </TerminalScreensContext.Provider>
-      </HighlighterContext.Provider>
+            {below}
+          </TerminalScreensContext.Provider>
+        </HighlighterContext.Provider>
+      </KeymapContext.Provider>
     </ThemeContext.Provider>
   );
 }

@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore } from '@kodo/core/engine';
+import {
+  kodoHome,
+  type LoadedSettings,
+  newSessionId,
+  type Session,
+  SessionStore,
+  userHome,
+} from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
@@ -13,11 +20,13 @@ import { ConfirmationBridge } from './confirmation-bridge';
 import { extensibilityHandle } from './extensibility-handle';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
+import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
+import { StatusLineRunner, statusLineSetting } from './status/status-command';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
-import { themeFromSetting } from './theme';
+import { themesFromSettings } from './themes/custom-themes';
 
 export interface InteractiveContext {
   args: CliArgs;
@@ -94,6 +103,20 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
+  const themes = themesFromSettings(settings.merged, {
+    cwd,
+    home: userHome(env),
+    extensionThemes: (created.extensibility?.loaded.active ?? [])
+      .filter((extension) => extension.themes !== undefined)
+      .map((extension) => ({ extension: extension.name, themes: extension.themes ?? [] })),
+  });
+  for (const warning of themes.warnings) warn(warning);
+  const statusSetting = statusLineSetting(settings.merged);
+  const statusRunner = statusSetting
+    ? new StatusLineRunner({ command: statusSetting.command, cwd, env })
+    : undefined;
+  const keys = loadKeymap(keybindingsFile(kodoHome(env)));
+  for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
   const fileIndex = new FileIndex(cwd);
@@ -154,7 +177,17 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       version: context.version,
       cwd,
       env,
-      themeName: themeFromSetting(settings.merged.ui?.theme),
+      themeName: themes.themeName,
+      customThemes: themes.themes,
+      keymap: keys.keymap,
+      ...(statusRunner
+        ? {
+            statusLine: {
+              runner: statusRunner,
+              ...(statusSetting?.padding ? { padding: statusSetting.padding } : {}),
+            },
+          }
+        : {}),
       highlighter: new HighlighterLoader(),
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),
@@ -164,6 +197,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     },
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
+  statusRunner?.dispose();
   await Promise.all(generators.map((generator) => generator.flush()));
   for (const forked of forks) await forked.end('exit');
   for (const ended of sessions) {

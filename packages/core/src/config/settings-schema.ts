@@ -213,8 +213,14 @@ export const settingsSchema = group({
   security: securitySchema,
   admin: adminSchema,
   output: group({ format: z.enum(['text', 'json', 'stream-json']) }),
+  /** Claude Code's place for the command-backed status line (`ui.statusLine` too, as Qwen Code). */
+  statusLine: group({ type: z.enum(['command']), command: z.string(), padding: z.number().int().min(0) }),
+  /** Gemini CLI's first place for custom themes (now `ui.customThemes`). */
+  customThemes: z.record(z.string(), z.looseObject({})),
   ui: group({
     theme: z.string(),
+    customThemes: z.record(z.string(), z.looseObject({})),
+    statusLine: group({ type: z.enum(['command']), command: z.string(), padding: z.number().int().min(0) }),
     hideBanner: z.boolean(),
     hideTips: z.boolean(),
     hideFooter: z.boolean(),

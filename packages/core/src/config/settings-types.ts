@@ -17,6 +17,10 @@ export interface Settings {
   admin?: AdminSettings;
   output?: { format?: 'text' | 'json' | 'stream-json' };
   ui?: UiSettings;
+  /** Claude Code's place for the status line; `ui.statusLine` is read too. */
+  statusLine?: StatusLineSettings;
+  /** Gemini CLI's first place for custom themes (now `ui.customThemes`). */
+  customThemes?: Record<string, Record<string, unknown>>;
   telemetry?: TelemetrySettings;
   context?: ContextSettings;
   tools?: ToolsSettings;
@@ -108,8 +112,18 @@ export interface AdminSettings {
   skills?: { enabled?: boolean };
 }
 
+/** A status line whose text a command prints (Claude Code's `statusLine`). */
+export interface StatusLineSettings {
+  type?: 'command';
+  command?: string;
+  padding?: number;
+}
+
 export interface UiSettings {
   theme?: string;
+  /** Gemini CLI custom themes by name (docs/habits.md). */
+  customThemes?: Record<string, Record<string, unknown>>;
+  statusLine?: StatusLineSettings;
   hideBanner?: boolean;
   hideTips?: boolean;
   hideFooter?: boolean;

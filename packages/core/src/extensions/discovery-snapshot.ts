@@ -26,7 +26,8 @@ import { type DiscoveredFiles, type ExtensibilityOptions, isDiscoveredFiles } fr
 // extensions with (environment, settings, secrets): resolveExtension runs on every start. It
 // lives in the user's kodo home (0600 in a 0700 folder), per build and per project.
 
-const VERSION = 1;
+// 2: DiscoveredFiles has `notes`.
+const VERSION = 2;
 /** A bigger snapshot (long skill bodies…) would cost more to read than discovery saves. */
 const MAX_SNAPSHOT_BYTES = 256 * 1024;
 /** Snapshots kept (projects × builds × prompt or command runs); the oldest go first. */

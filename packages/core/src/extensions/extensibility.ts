@@ -50,6 +50,8 @@ export interface Extensibility {
   /** Project agents held back: new or changed since the person acknowledged them. */
   unacknowledgedAgents: PendingAgent[];
   warnings: string[];
+  /** What kodo cannot give a plugin (compat-notes.ts): shown once, then kept for `kodo doctor`. */
+  notes: string[];
 }
 
 /** A bad `-e` name: the run stops (exit 42), as in Gemini CLI. */
@@ -70,6 +72,7 @@ export interface DiscoveredFiles {
   agents: AgentDefinition[];
   unacknowledgedAgents: PendingAgent[];
   warnings: string[];
+  notes: string[];
 }
 
 /**
@@ -89,6 +92,7 @@ export function finishExtensibility(found: DiscoveredFiles, options: Extensibili
     agents: found.agents,
     unacknowledgedAgents: found.unacknowledgedAgents,
     warnings,
+    notes: found.notes,
   };
 }
 
@@ -103,7 +107,8 @@ export function isDiscoveredFiles(value: unknown): value is DiscoveredFiles {
     every(value.skills, isSkillDefinition) &&
     every(value.agents, isAgentDefinition) &&
     every(value.unacknowledgedAgents, (agent) => hasStringFields(agent, ['name', 'path', 'hash'])) &&
-    every(value.warnings, (line) => typeof line === 'string')
+    every(value.warnings, (line) => typeof line === 'string') &&
+    every(value.notes, (line) => typeof line === 'string')
   );
 }
 
@@ -121,6 +126,7 @@ function isExtensionFiles(value: unknown): value is ExtensionFiles {
       return Array.isArray(list) && list.every((item) => typeof item === 'string');
     }) &&
     Array.isArray(value.settings) &&
-    value.settings.every((setting) => hasStringFields(setting, ['name', 'envVar']))
+    value.settings.every((setting) => hasStringFields(setting, ['name', 'envVar'])) &&
+    (value.themes === undefined || (Array.isArray(value.themes) && value.themes.every(isRecord)))
   );
 }

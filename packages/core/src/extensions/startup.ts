@@ -9,6 +9,7 @@ import { type Extensibility, type ExtensibilityOptions, finishExtensibility } fr
 import { loadExtensionsModule } from './lazy';
 
 export { skillsPromptSection } from '../skills/prompt';
+export { compatNotesFile, readCompatNotes, recordCompatNotes } from './compat-notes';
 export { ExtensionSelectionError } from './extensibility';
 
 /**

@@ -79,8 +79,13 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     skills: { enabled: true },
   },
   output: { format: 'json' },
+  statusLine: { type: 'command', command: '~/.claude/statusline.sh', padding: 0 },
+  // A theme's own keys are the theme loader's to check (cli ui/themes/custom-themes.ts).
+  customThemes: { Old: {} },
   ui: {
     theme: 'GitHub',
+    customThemes: { Mine: {} },
+    statusLine: { type: 'command', command: 'echo hi', padding: 1 },
     hideBanner: true,
     hideTips: false,
     hideFooter: false,

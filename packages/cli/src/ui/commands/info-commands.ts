@@ -1,5 +1,6 @@
 import { arch, platform, release } from 'node:os';
 import { compactNumber, formatDuration } from '../format';
+import { ACTIONS, type KeyAction, Keymap } from '../keys/keymap';
 import type { SlashCommand } from './types';
 
 export const KEYBOARD_HELP = [
@@ -17,6 +18,9 @@ export const KEYBOARD_HELP = [
   '| Ctrl+Y | YOLO mode on / off |',
   '| Ctrl+T | show or hide thoughts |',
   '| Ctrl+L | redraw the screen |',
+  '| Ctrl+V | paste an image from the clipboard |',
+  '',
+  'The defaults; `~/.kodo/keybindings.json` rebinds them (docs/habits.md#key-bindings).',
 ].join('\n');
 
 export function helpCommand(all: () => SlashCommand[]): SlashCommand {
@@ -25,7 +29,7 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
     aliases: ['?'],
     description: 'Commands and keyboard shortcuts',
     whileBusy: true,
-    run({ addItem }) {
+    run({ addItem, keymap }) {
       const commands = all()
         .map((command) => {
           const aliases = command.aliases?.length
@@ -50,10 +54,32 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
           '**Keys**',
           '',
           KEYBOARD_HELP,
+          ...reboundKeys(keymap),
         ].join('\n'),
       });
     },
   };
+}
+
+/** The actions `~/.kodo/keybindings.json` moved, with the keys they have now. */
+function reboundKeys(keymap: Keymap | undefined): string[] {
+  if (!keymap) return [];
+  const defaults = Keymap.defaults();
+  const changed = (Object.keys(ACTIONS) as KeyAction[]).filter(
+    (action) => keymap.describe(action) !== defaults.describe(action),
+  );
+  if (changed.length === 0) return [];
+  return [
+    '',
+    '**Your key bindings** (keybindings.json)',
+    '',
+    '| Action | Keys | Default |',
+    '| --- | --- | --- |',
+    ...changed.map(
+      (action) =>
+        `| ${ACTIONS[action].help} (\`${action}\`) | ${keymap.describe(action)} | ${defaults.describe(action)} |`,
+    ),
+  ];
 }
 
 export const aboutCommand: SlashCommand = {
