@@ -10,6 +10,7 @@ export {
   BudgetTracker,
   type BudgetUsage,
   parseDuration,
+  unpricedModelRefusal,
 } from './agent/budgets';
 export { type ApiCallObserver, Chat, type ChatStreamEvent, classifyStream } from './agent/chat';
 export type { LoopOutcome, LoopOutcomeKind } from './agent/loop';
