@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { sanitizeEnv } from '../../utils/env';
+import { stripEscapeSequences } from '../../utils/terminal-text';
 import { defineTool } from '../define-tool';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS, group } from '../output-limit';
 import { failure, failureFrom } from '../results';
-import { stripAnsi } from '../shell/ansi';
 import type { BackgroundJob, CommandLimits } from '../shell/background-jobs';
 import { MAX_SAVED_OUTPUT_CHARS, OutputCollector } from '../shell/output-collector';
 import { terminateGroup } from '../shell/process-group';
@@ -21,8 +21,6 @@ import {
 import { startBackground } from '../shell/start-background';
 import { runInTerminal } from '../shell/terminal';
 import type { ExecuteOptions, ToolContext, ToolError, ToolResult } from '../tool';
-
-export { stripAnsi } from '../shell/ansi';
 
 /**
  * What the model may read from one command when `tools.truncateToolOutputThreshold` is 0 or less
@@ -211,7 +209,7 @@ async function terminalExecute(
     maxSavedChars: bounds.maxSavedChars,
   });
   if (ran.truncated) collector.append('[the start of the output was dropped by the terminal]\n');
-  collector.append(stripAnsi(ran.output));
+  collector.append(stripEscapeSequences(ran.output));
   const result: RunCommandResult = {
     exitCode: ran.exitCode,
     signal: (ran.signal as NodeJS.Signals | null) ?? null,
