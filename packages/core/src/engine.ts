@@ -252,7 +252,7 @@ export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/lazy';
 export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
-export type { ExistingText } from './tools/file-text';
+export { detectLineEnding, type ExistingText, textWithLineEndings } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
