@@ -138,6 +138,7 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
   // sandbox is never given up for the display (its confinement cannot be handed to another
   // process), and background jobs stay in kodo's job table.
   if (ctx.terminals && !prepared.confined && !params.is_background) {
+    launch.release?.();
     return terminalExecute(params, ctx, { cwd, signal: options.signal, callId: options.callId });
   }
   if (params.is_background)
@@ -161,13 +162,19 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
     launch,
   };
   // In a terminal when the front end has one (the person can watch and type); else pipes.
-  const result =
-    (await ctx.pseudoTerminal?.run({ ...run, callId: options.callId })) ??
-    (await runCommand({
-      ...run,
-      command: params.command,
-      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-    }));
+  let result: RunCommandResult;
+  try {
+    result =
+      (await ctx.pseudoTerminal?.run({ ...run, callId: options.callId })) ??
+      (await runCommand({
+        ...run,
+        command: params.command,
+        ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      }));
+  } finally {
+    // The command and everything it started have ended (bwrap's PID namespace takes them down).
+    launch.release?.();
+  }
   return formatResult(result, collector, {
     limitChars: limit.chars,
     timeoutMs: ctx.shellInactivityTimeoutMs,
@@ -244,7 +251,12 @@ async function sandboxed(
     ok: true,
     confined: prepared.sandboxed,
     env: prepared.env,
-    launch: { file: prepared.file, args: prepared.args, ...(prepared.fds ? { fds: prepared.fds } : {}) },
+    launch: {
+      file: prepared.file,
+      args: prepared.args,
+      ...(prepared.fds ? { fds: prepared.fds } : {}),
+      ...(prepared.release ? { release: prepared.release } : {}),
+    },
   };
 }
 
