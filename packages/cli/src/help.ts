@@ -77,7 +77,8 @@ Options:
                               extensions)
   -l, --list-extensions       List the installed extensions and exit
       --max-budget-usd <n>    Stop once the session has cost this many US dollars
-                              (priced with kodo's model catalogue; kodo models)
+                              (priced with kodo's model catalogue; kodo models;
+                              a model without a price is refused, exit 46)
       --max-tokens <n>        Stop once the session has used this many tokens
       --max-tool-calls <n>    Run at most this many tool calls
       --max-time <duration>   Stop after this long (seconds, or 90s, 15m, 2h)

@@ -23,7 +23,6 @@ import {
   PolicyLoadError,
   ProjectMemory,
   type PseudoTerminal,
-  priceOf,
   projectTempDir,
   type ResolvedConfig,
   resolveConfig,
@@ -38,6 +37,7 @@ import {
   type TextFileAccess,
   type ToolContext,
   ToolRegistry,
+  unpricedModelRefusal,
   Workspace,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
@@ -226,8 +226,13 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       ? undefined
       : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
   const budgets = config.budgets;
-  if (budgets.maxCostUsd !== undefined && priceOf(model, generator.models) === undefined) {
-    warn?.(`The price of ${model} is not known, so --max-budget-usd cannot limit its cost.`);
+  if (budgets.maxCostUsd !== undefined) {
+    // Refused before anything is sent: an unpriced model would cost the budget nothing. The
+    // session checks again before each request (a /model switch, a subagent's own model).
+    for (const candidate of [model, config.session.fallbackModel]) {
+      const refusal = candidate === undefined ? undefined : unpricedModelRefusal(candidate, generator.models);
+      if (refusal) throw new FatalError(refusal, ExitCode.unpricedBudget);
+    }
   }
   const telemetry = await telemetryFor(config.telemetry, {
     sessionId,

@@ -10,6 +10,7 @@ export {
   BudgetTracker,
   type BudgetUsage,
   parseDuration,
+  unpricedModelRefusal,
 } from './agent/budgets';
 export { type ApiCallObserver, Chat, type ChatStreamEvent, classifyStream } from './agent/chat';
 export type { LoopOutcome, LoopOutcomeKind } from './agent/loop';
@@ -254,11 +255,10 @@ export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/lazy';
 export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
-export type { ExistingText } from './tools/file-text';
+export { detectLineEnding, type ExistingText, textWithLineEndings } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
-export { AnsiStripper } from './tools/shell/ansi';
 export { closeLaunchFds, type Launch } from './tools/shell/launch';
 export { groupMembers, terminateGroup } from './tools/shell/process-group';
 export type { PseudoTerminal, PseudoTerminalRun } from './tools/shell/pseudo-terminal';
@@ -294,3 +294,4 @@ export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
 export { splitOutsideParens } from './utils/split-list';
+export { AnsiStripper, stripEscapeSequences, stripTerminalControls } from './utils/terminal-text';

@@ -1,6 +1,6 @@
 import type { AgentEvent, BudgetUsage } from '@kodo/core/engine';
+import { stripTerminalControls } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
-import { stripAnsi } from './ansi';
 import { exitCodeFor, type HeadlessOutput, type OutputStreams, overflowMessage } from './output';
 
 /**
@@ -26,7 +26,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
             response = '';
             newRoundTrip = false;
           }
-          response += stripAnsi(event.text);
+          response += stripTerminalControls(event.text);
           break;
         case 'tool_call_request':
         case 'retry':

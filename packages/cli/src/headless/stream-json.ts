@@ -1,6 +1,6 @@
 import type { AgentEvent, LoopOutcome, SessionStats } from '@kodo/core/engine';
+import { stripTerminalControls } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
-import { stripAnsi } from './ansi';
 import type { StreamEvent } from './events-schema';
 import { costSummary } from './json';
 import { exitCodeFor, type HeadlessOutput, type OutputStreams, overflowMessage } from './output';
@@ -34,7 +34,7 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
         break;
       }
       case 'content':
-        emit('message', { role: 'assistant', content: stripAnsi(event.text), delta: true });
+        emit('message', { role: 'assistant', content: stripTerminalControls(event.text), delta: true });
         break;
       case 'thought': {
         if (event.text === '') break;

@@ -36,7 +36,8 @@ export type LoopOutcomeKind = LoopOutcome['kind'];
 
 /** Limits checked between steps; spending is counted by whoever observes the chat's calls. */
 export interface LoopBudget {
-  beforeRequest(): BudgetExceeded | undefined;
+  /** `model`: where the request would go (a dollar budget needs its price). */
+  beforeRequest(model: string): BudgetExceeded | undefined;
   beforeTools(count: number): BudgetExceeded | undefined;
   recordToolCalls(count: number): void;
 }
@@ -290,7 +291,7 @@ async function* beforeRequest(
     yield { type: 'max_session_turns', limit: deps.maxTurnsPerPrompt };
     return { kind: 'turn_limit', limit: deps.maxTurnsPerPrompt, scope: 'prompt' };
   }
-  const overBudget = deps.budget?.beforeRequest();
+  const overBudget = deps.budget?.beforeRequest(deps.chat.getModel());
   if (overBudget) {
     yield budgetEvent(overBudget);
     return { kind: 'budget', exceeded: overBudget };

@@ -276,7 +276,7 @@ export class SubagentRunner implements AgentInvoker {
         maxSessionTurns: -1,
         state,
         budget: {
-          beforeRequest: () => options.budget.beforeRequest() ?? own.beforeRequest(),
+          beforeRequest: (model) => options.budget.beforeRequest(model) ?? own.beforeRequest(model),
           beforeTools: (count) => options.budget.beforeTools(count) ?? own.beforeTools(count),
           recordToolCalls: (count) => {
             options.budget.recordToolCalls(count);

@@ -223,6 +223,17 @@ export interface WriteTextFormat {
 }
 
 /**
+ * `text` (LF) in the file's line endings: with the original text, every byte outside the span the
+ * edit changed stays the original's (line-endings.ts); without it (a new file), all `lineEnding`.
+ * Every way of writing an edit (the disk, an editor over ACP) goes through here.
+ */
+export function textWithLineEndings(text: string, format: Omit<WriteTextFormat, 'encoding'>): string {
+  return format.originalRaw === undefined
+    ? withLineEnding(text, format.lineEnding)
+    : restoreLineEndings(format.originalRaw, toLf(text), format.lineEnding);
+}
+
+/**
  * Writes text (LF-normalised) with the given line ending and encoding, creating parent dirs. The
  * write is atomic: a failure or crash leaves the old content, never half of the new. `inside`
  * and `pendingDir` are passed to `atomicWriteFile`.
@@ -233,10 +244,7 @@ export async function writeTextFile(
   format: WriteTextFormat,
   options: { inside?: RealPathCheck; pendingDir?: string } = {},
 ): Promise<void> {
-  const withEndings =
-    format.originalRaw === undefined
-      ? withLineEnding(text, format.lineEnding)
-      : restoreLineEndings(format.originalRaw, toLf(text), format.lineEnding);
+  const withEndings = textWithLineEndings(text, format);
   // Encoded before anything is created: text the encoding cannot hold fails with nothing touched.
   const bytes = encodeText(withEndings, format.encoding);
   await mkdir(dirname(path), { recursive: true });
