@@ -38,7 +38,7 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
         break;
       case 'thought': {
         if (event.text === '') break;
-        const content = stripAnsi(event.text);
+        const content = stripTerminalControls(event.text);
         const subject = /^\s*\*\*(.+?)\*\*/.exec(content)?.[1];
         emit('thought', { content, ...(subject ? { subject } : {}), delta: true });
         break;

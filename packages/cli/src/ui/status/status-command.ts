@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { sanitizeEnv } from '@kodo/core/engine';
-import { stripAnsi } from '../../headless/ansi';
+import { sanitizeEnv, stripTerminalControls } from '@kodo/core/engine';
 
 /**
  * A command-backed status line, as Claude Code and Qwen Code have it: settings
@@ -221,7 +220,7 @@ export function firstLine(output: string): string {
 }
 
 function plain(text: string): string {
-  return stripAnsi(text)
+  return stripTerminalControls(text)
     .replace(/\t/g, '    ')
-    .replace(/[\u0000-\u001f\u007f]/g, '');
+    .replace(/[\r\n]/g, '');
 }
