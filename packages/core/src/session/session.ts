@@ -48,6 +48,7 @@ import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
 import { statsCost } from './stats-cost';
+import { SteeringInbox } from './steering';
 import { toolModelClient } from './tool-model-client';
 import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
@@ -91,6 +92,7 @@ export class Session {
   readonly agents: SubagentRunner;
   /** The window planned with for a model: a local server's report, else the model table's. */
   readonly contextWindow: (model: string) => number;
+  private readonly steeringInbox = new SteeringInbox();
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
@@ -256,7 +258,22 @@ export class Session {
       maxSessionTurns: options.maxSessionTurns ?? -1,
       state: this.loopState,
       budget: this.budget,
+      steering: this.steeringInbox,
     };
+  }
+
+  /**
+   * Steering: a line the person sends while a prompt runs joins the conversation at the next
+   * step boundary (after the current tool results, before the next model request; a `steering`
+   * event says when). Lines the prompt ended without taking stay until `takeSteering`.
+   */
+  steer(text: string): void {
+    this.steeringInbox.push(text);
+  }
+
+  /** The steering lines no step took (the turn ended first), oldest first; they are removed. */
+  takeSteering(): string[] {
+    return this.steeringInbox.take();
   }
 
   /**
