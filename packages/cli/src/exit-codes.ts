@@ -11,6 +11,8 @@ export const ExitCode = {
   untrusted: 55,
   /** A budget (--max-budget-usd, --max-tokens, --max-tool-calls, --max-time) ran out: kodo's own code. */
   budget: 45,
+  /** `--json-schema`: the answer still did not match the schema after one retry: kodo's own code. */
+  structuredOutput: 46,
   cancelled: 130,
 } as const;
 

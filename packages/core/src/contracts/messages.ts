@@ -72,6 +72,11 @@ export interface GenerationConfig {
   /** Ask thinking-capable models to include their thoughts. */
   includeThoughts?: boolean;
   thinkingBudget?: number;
+  /**
+   * Structured output: the answer must be JSON matching this JSON Schema. Each provider asks in
+   * its native way (`llm/structured-output/`); such a request offers no tools.
+   */
+  responseJsonSchema?: Record<string, unknown>;
 }
 
 export interface GenerateRequest {

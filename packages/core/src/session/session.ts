@@ -435,8 +435,16 @@ export class Session {
     return this.chat.getHistory();
   }
 
-  /** Runs one user prompt to completion, streaming every event; never throws once started. */
-  async *sendMessage(input: string | Part[], signal: AbortSignal): AsyncGenerator<AgentEvent, LoopOutcome> {
+  /**
+   * Runs one user prompt to completion, streaming every event; never throws once started.
+   * `responseJsonSchema`: the answer must be JSON matching it (structured output; no tools are
+   * offered for this prompt, and each provider constrains the answer its own way).
+   */
+  async *sendMessage(
+    input: string | Part[],
+    signal: AbortSignal,
+    options: { responseJsonSchema?: Record<string, unknown> } = {},
+  ): AsyncGenerator<AgentEvent, LoopOutcome> {
     this.promptCount += 1;
     this.budget.start();
     const promptId = `${this.id}########${this.promptCount}`;
@@ -448,9 +456,16 @@ export class Session {
     this.needsEnvironmentContext = false;
     // A local server's window (asked for at setup) decides the tool profile of this first request.
     await this.options.contextWindows?.discover(this.model, signal);
+    const schema = options.responseJsonSchema;
     const loop = runAgentLoop(
       {
         ...this.loopDeps,
+        ...(schema
+          ? {
+              tools: () => [],
+              generationConfig: { ...this.loopDeps.generationConfig, responseJsonSchema: schema },
+            }
+          : {}),
         // BeforeAgent sees the prompt as typed, before any preamble.
         ...(this.hooks ? { promptHooks: new PromptHooks(this.hooks, parts) } : {}),
         record: (boundary) => this.recordBoundary(boundary),

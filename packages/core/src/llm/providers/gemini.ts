@@ -16,6 +16,7 @@ import type {
 } from '../../contracts/messages';
 import { boundFunctionCallArgs } from '../args-depth';
 import { checkGenerateResponse, expectFields, readShape } from '../response-shape';
+import { geminiStructuredOutput } from '../structured-output/gemini';
 import { apiErrorFromHttp, apiErrorFromStreamChunk, malformedChunkError } from './gemini-errors';
 import {
   type HttpErrorMapper,
@@ -59,6 +60,7 @@ function toGenerationConfig(config: GenerationConfig | undefined): Record<string
     if (config.thinkingBudget !== undefined) thinking.thinkingBudget = config.thinkingBudget;
     out.thinkingConfig = thinking;
   }
+  if (config.responseJsonSchema) Object.assign(out, geminiStructuredOutput(config.responseJsonSchema));
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

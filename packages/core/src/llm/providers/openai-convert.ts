@@ -21,6 +21,7 @@ import type {
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
 import { readShape } from '../response-shape';
+import { openAIChatResponseFormat } from '../structured-output/openai';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
 import { modelChunk } from './model-chunk';
@@ -65,6 +66,7 @@ export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBod
   if (config?.topP !== undefined) body.top_p = config.topP;
   if (config?.topK !== undefined && options.topK) body.top_k = config.topK;
   if (config?.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
+  if (config?.responseJsonSchema) body.response_format = openAIChatResponseFormat(config.responseJsonSchema);
   if (options.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
