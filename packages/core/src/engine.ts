@@ -230,6 +230,7 @@ export {
   decideApprovalMode,
 } from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
+export type { ContextBreakdown, ContextSource } from './session/context-breakdown';
 export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
 // Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
 export { type ForeignSessions, loadForeignSessions } from './session/foreign/lazy';

@@ -42,6 +42,7 @@ import {
   type ApprovalModeSource,
   decideApprovalMode,
 } from './approval-mode-gate';
+import { type ContextBreakdown, computeContextBreakdown } from './context-breakdown';
 import { DeferredTools, withToolSearch } from './deferred-tools';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
@@ -381,6 +382,31 @@ export class Session {
       });
     }
     return result;
+  }
+
+  /**
+   * `/context`: what the next request would carry, by source (system prompt, built-in tools, each
+   * MCP server's tools, context files, skills, history, tool outputs), in estimated tokens, with
+   * the model's window and the provider's count at the last request.
+   */
+  contextBreakdown(): ContextBreakdown {
+    const declarations = this.loopDeps.tools().map((declaration) => {
+      const spec = this.options.tools.get(declaration.name) as { serverName?: string } | undefined;
+      return { declaration, ...(spec?.serverName ? { serverName: spec.serverName } : {}) };
+    });
+    const measured = this.chat.lastPromptTokens;
+    return computeContextBreakdown({
+      model: this.model,
+      window: this.contextWindow(this.model),
+      systemInstruction: this.loopDeps.systemInstruction(),
+      memoryBlock: this.memory?.systemBlock() ?? '',
+      firstTurnMemoryBlock: this.memory?.firstTurnBlock() ?? '',
+      skillSections:
+        this.options.systemInstruction === undefined ? (this.options.promptSections?.() ?? []) : [],
+      declarations,
+      history: this.chat.getHistory(),
+      ...(measured !== undefined ? { measured } : {}),
+    });
   }
 
   /** Share of the model's context window the history used at the last request (0–1). */

@@ -1,6 +1,7 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
 import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { contextCommand } from './context-command';
 import { exportCommand } from './export-command';
 import {
   chatCommand,
@@ -37,6 +38,7 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     helpCommand(() => commands),
     clearCommand,
     compressCommand,
+    contextCommand,
     copyCommand,
     exportCommand,
     forkCommand,
