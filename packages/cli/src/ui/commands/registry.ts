@@ -20,6 +20,7 @@ import {
 } from './info-commands';
 import { initCommand } from './init-command';
 import { permissionsCommand } from './permissions-command';
+import { reviewCommand } from './review-command';
 import {
   clearCommand,
   copyCommand,
@@ -40,6 +41,7 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     compressCommand,
     contextCommand,
     copyCommand,
+    reviewCommand(),
     exportCommand,
     forkCommand,
     initCommand,
