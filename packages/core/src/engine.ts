@@ -34,6 +34,12 @@ export {
 export type { ToolsSettings } from './config/settings-types';
 export { ChatCompressor, type CompressionResult } from './context/compression';
 export { DEFAULT_CONTEXT_FILE_NAMES, findProjectRoot, ProjectMemory } from './context/memory-files';
+export {
+  MEMORY_PROPOSAL_PROMPT,
+  MemoryInbox,
+  type ProposedMemory,
+  proposeMemories,
+} from './context/memory-inbox';
 export type { ContentGenerator, GeneratorMethod } from './contracts/content-generator';
 export {
   ApiError,
