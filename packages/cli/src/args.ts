@@ -67,6 +67,8 @@ export interface CliArgs {
   commandHelp?: boolean;
   /** `--effort off|low|medium|high|max`: how hard the model thinks; wins over every setting. */
   effort?: Effort;
+  /** `--json-schema FILE`: the final answer as JSON matching this schema (headless json outputs). */
+  jsonSchema?: string;
 }
 
 /** A usage error: one line and a pointer to `kodo --help`, exit code 1 unless it says another. */
@@ -96,6 +98,7 @@ const OPTIONS = {
   yolo: { type: 'boolean', short: 'y' },
   'approval-mode': { type: 'string' },
   'output-format': { type: 'string', short: 'o' },
+  'json-schema': { type: 'string' },
   debug: { type: 'boolean', short: 'd' },
   'fake-responses': { type: 'string' },
   'fake-responses-non-strict': { type: 'string' },
@@ -300,6 +303,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     ...(values['session-id'] !== undefined ? { sessionId: values['session-id'] } : {}),
     ...(values.sandbox ? { sandbox: true } : {}),
     ...(values['skip-trust'] ? { skipTrust: true } : {}),
+    ...(values['json-schema'] !== undefined ? { jsonSchema: values['json-schema'] } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
     ...listFlag('extensions', values.extensions),
     ...(values['list-extensions'] ? { listExtensions: true } : {}),

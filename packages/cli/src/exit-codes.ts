@@ -13,6 +13,8 @@ export const ExitCode = {
   budget: 45,
   /** A dollar budget was given and the model has no known price: refused before anything is sent. */
   unpricedBudget: 46,
+  /** `--json-schema`: the answer still did not match the schema after one retry: kodo's own code. */
+  structuredOutput: 47,
   cancelled: 130,
 } as const;
 

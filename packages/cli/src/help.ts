@@ -46,6 +46,8 @@ Options:
                               ~/.kodo/policies and ~/.gemini/policies; repeatable
       --admin-policy <path>   Admin-tier policy file or directory; repeatable
   -o, --output-format <fmt>   text | json | stream-json (default: text)
+      --json-schema <file>    With -o json/stream-json: the final answer as JSON
+                              matching this JSON Schema (structured_output)
       --input-format <fmt>    text | stream-json: user messages as JSON lines on
                               stdin, answered in turn until EOF (docs/events.md)
       --acp                   Run as an Agent Client Protocol agent on stdio, for
@@ -117,6 +119,7 @@ Environment:
                                     asking
 
 Exit codes: 0 ok, 1 error, 41 auth, 42 input, 44 sandbox, 45 budget reached,
+46 dollar budget for an unpriced model, 47 answer not matching --json-schema,
 52 config, 53 turn limit, 55 untrusted folder (headless), 130 cancelled.
 `;
 

@@ -179,6 +179,12 @@ async function runSession(args: CliArgs, identity: CliIdentity): Promise<number>
   // Settings values that were wrong and left out: once per run, before anything else is said.
   for (const problem of loaded.problems ?? []) process.stderr.write(`[WARNING] ${problem} (ignored)\n`);
 
+  if (args.jsonSchema !== undefined && (interactive || args.acp)) {
+    process.stderr.write(
+      '[ERROR] --json-schema needs a headless run (-p) with -o json or -o stream-json (see kodo --help)\n',
+    );
+    return ExitCode.error;
+  }
   if (args.acp) {
     // The protocol library loads only here: `kodo -p` never pays for it.
     const { runAcp } = await import('./acp/run-acp');

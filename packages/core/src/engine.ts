@@ -36,6 +36,12 @@ export {
 export type { ToolsSettings } from './config/settings-types';
 export { ChatCompressor, type CompressionResult } from './context/compression';
 export { DEFAULT_CONTEXT_FILE_NAMES, findProjectRoot, ProjectMemory } from './context/memory-files';
+export {
+  MEMORY_PROPOSAL_PROMPT,
+  MemoryInbox,
+  type ProposedMemory,
+  proposeMemories,
+} from './context/memory-inbox';
 export type { ContentGenerator, GeneratorMethod } from './contracts/content-generator';
 export {
   ApiError,
@@ -234,6 +240,7 @@ export {
   decideApprovalMode,
 } from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
+export type { ContextBreakdown, ContextSource } from './session/context-breakdown';
 export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
 // Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
 export { type ForeignSessions, loadForeignSessions } from './session/foreign/lazy';

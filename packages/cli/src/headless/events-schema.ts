@@ -102,6 +102,10 @@ export const resultEvent = z
     ...base,
     status: z.enum(['success', 'error']),
     error: z.object({ type: z.string(), message: z.string() }).strict().optional(),
+    structured_output: z
+      .unknown()
+      .optional()
+      .describe('With --json-schema: the final answer, parsed, matching the schema'),
     stats: z
       .object({
         ...tokenStats,

@@ -17,6 +17,7 @@ import { resolveSessionStart } from '../sessions';
 import { expandHeadlessCommand } from './custom-command';
 import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
+import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';
 
 export interface HeadlessContext {
@@ -37,6 +38,16 @@ export interface HeadlessContext {
 export async function runHeadless(context: HeadlessContext): Promise<number> {
   const { args, settings, env, streams } = context;
   const format: OutputFormat = args.outputFormat ?? asOutputFormat(settings.output?.format) ?? 'text';
+  // A bad --json-schema is a usage error, found before anything runs.
+  let jsonSchema: JsonSchemaFile | undefined;
+  if (args.jsonSchema !== undefined) {
+    const loaded = await loadSchemaFlag(args.jsonSchema, format, context.cwd);
+    if (typeof loaded === 'string') {
+      streams.stderr.write(`[ERROR] ${loaded} (see kodo --help)\n`);
+      return ExitCode.error;
+    }
+    jsonSchema = loaded;
+  }
   const output = await createOutput(format, streams);
   let sessionId = newSessionId();
   const warn = (message: string) => streams.stderr.write(`[WARNING] ${message}\n`);
@@ -133,9 +144,21 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
         output.event(next.value);
         next = await stream.next();
       }
+      let result = next.value;
+      let structured: StructuredResult | undefined;
+      if (jsonSchema && result.kind === 'completed') {
+        const { askStructuredAnswer } = await import('./structured-output');
+        const asked = await askStructuredAnswer(live, jsonSchema, controller.signal, (event) => {
+          watchLength(event);
+          output.event(event);
+        });
+        result = asked.outcome;
+        structured = asked.structured;
+      }
       await built.flush();
       return output.finish({
-        result: next.value,
+        result,
+        ...(structured ? { structured } : {}),
         stats: live.stats,
         durationMs: monotonicMs() - started,
         // kodo's budget flags add the cost to the JSON results; without them the shapes stay Gemini CLI's.
@@ -189,6 +212,22 @@ async function createOutput(format: OutputFormat, streams: OutputStreams): Promi
       return (await import('./stream-json')).createStreamJsonOutput(streams);
     default:
       return createTextOutput(streams);
+  }
+}
+
+/** The `--json-schema` file, or why it cannot be used (a usage error). */
+async function loadSchemaFlag(
+  path: string,
+  format: OutputFormat,
+  cwd: string,
+): Promise<JsonSchemaFile | string> {
+  if (format === 'text') return '--json-schema needs -o json or -o stream-json';
+  const { loadJsonSchemaFile, JsonSchemaFileError } = await import('./structured-output');
+  try {
+    return loadJsonSchemaFile(path, cwd);
+  } catch (error) {
+    if (error instanceof JsonSchemaFileError) return error.message;
+    throw error;
   }
 }
 

@@ -182,7 +182,14 @@ export function App(props: AppProps) {
   const forgetLastAnswer = useCallback(() => {
     lastAnswer.current = [];
   }, []);
-  const agent = useAgent({ session, describe, onCommit: addItems });
+  /** Set once the dispatch exists: a step took a steering line. */
+  const steeredLine = useRef<(text: string) => void>(() => {});
+  const agent = useAgent({
+    session,
+    describe,
+    onCommit: addItems,
+    onSteered: (text) => steeredLine.current(text),
+  });
 
   /** Redraws the whole transcript (after a resize, a theme change, expanding thoughts). */
   const refreshStatic = useCallback(() => {
@@ -335,7 +342,7 @@ export function App(props: AppProps) {
     ],
   );
 
-  const { submit, queue, inputHistory } = usePromptDispatch({
+  const { submit, queue, inputHistory, steering, onSteered, dropSteering } = usePromptDispatch({
     session,
     agent,
     commands,
@@ -346,11 +353,12 @@ export function App(props: AppProps) {
     onPromptStart: forgetLastAnswer,
     paused: pending !== undefined,
   });
+  steeredLine.current = onSteered;
 
   /** Ctrl+C: cancels a running request and the queued lines; twice within two seconds exits. */
   const interrupt = useCallback(() => {
     agent.cancel();
-    const dropped = queue.clear();
+    const dropped = queue.clear() + dropSteering();
     if (dropped > 0) {
       addItem({
         kind: 'info',
@@ -366,7 +374,7 @@ export function App(props: AppProps) {
     exitArmedAt.current = now;
     setHint('Press Ctrl+C again to exit.');
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
-  }, [agent, queue, leave, addItem]);
+  }, [agent, queue, leave, addItem, dropSteering]);
 
   const initial = useRef(props.initialPrompt);
   useEffect(() => {
@@ -488,7 +496,9 @@ export function App(props: AppProps) {
           onCancel={() => choice.done()}
         />
       ) : null}
-      {pending || asking || choice ? null : <QueuedPrompts items={queue.items} width={columns} />}
+      {pending || asking || choice ? null : (
+        <QueuedPrompts items={queue.items} steering={steering} width={columns} />
+      )}
       {pending || asking || choice ? null : (
         <InputPrompt
           commands={commands}

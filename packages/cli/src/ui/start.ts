@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import {
   kodoHome,
   type LoadedSettings,
+  MemoryInbox,
   newSessionId,
+  proposeMemories,
   type Session,
   SessionStore,
   userHome,
@@ -206,6 +208,15 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     await ended.session.dispose();
     await ended.mcp?.dispose();
   }
+  const last = sessions.at(-1)?.session;
+  if (last && env.KODO_AUTO_MEMORY === '1') {
+    const added = await proposeToInbox(last, { kodoHome: kodoHome(env), projectRoot: cwd });
+    if (added > 0) {
+      stdout.write(
+        `\n${added} proposed ${added === 1 ? 'memory waits' : 'memories wait'} in the inbox: /memory inbox\n`,
+      );
+    }
+  }
   stdout.write(`\nSession ${sessionId} ended.\nTo continue it later: kodo --resume ${sessionId}\n`);
   return ExitCode.ok;
 }
@@ -246,5 +257,24 @@ async function loadUi(): Promise<typeof import('./mount')> {
     for (const [name, value] of Object.entries(hidden)) {
       if (value !== undefined) process.env[name] = value;
     }
+  }
+}
+
+/**
+ * Auto-memory (KODO_AUTO_MEMORY=1): at the end of a session, one utility-model call proposes
+ * durable facts; they wait in the project's inbox for `/memory accept` or `/memory drop`. Nothing
+ * is written to a memory file here. A failed or slow call (20 s at most) proposes nothing.
+ */
+async function proposeToInbox(
+  session: Session,
+  where: { kodoHome: string; projectRoot: string },
+): Promise<number> {
+  const model = session.toolContext.model;
+  if (!model) return 0;
+  try {
+    const facts = await proposeMemories(model, session.history(), AbortSignal.timeout(20_000));
+    return new MemoryInbox(where.kodoHome, where.projectRoot).add(facts, session.id);
+  } catch {
+    return 0;
   }
 }

@@ -218,6 +218,9 @@ describe('App', () => {
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Commands and keyboard shortcuts'));
     expect(ui.frame()).toContain('/stats');
+    // Steering and queueing are both documented.
+    expect(ui.frame()).toMatch(/While the model works, Enter steers it/);
+    expect(ui.frame()).toMatch(/queue the line for after the turn/);
     await ui.type('/memory show');
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('No context files are loaded in this session.'));

@@ -89,6 +89,8 @@ export interface AgentLoopDeps {
   budget?: LoopBudget;
   /** Makes the conversation durable at a boundary; nothing is recorded when absent. */
   record?: (boundary: LoopBoundary) => void;
+  /** Lines the person sent while the model worked, taken at each step boundary (see steering.ts). */
+  steering?: { take(): string[] };
 }
 
 export interface PromptInput {
@@ -249,6 +251,11 @@ async function* promptCycle(
     if (signal.aborted) {
       yield { type: 'user_cancelled' };
       return { kind: 'cancelled', text: '' };
+    }
+    // The step boundary: what the person typed meanwhile goes in after the tool results.
+    for (const line of deps.steering?.take() ?? []) {
+      yield { type: 'steering', text: line };
+      progress.unsent.push({ text: line });
     }
   }
 }

@@ -86,6 +86,11 @@ export interface GenerationConfig {
   utility?: boolean;
   /** Groups requests that share a prefix (the session id): OpenAI's `prompt_cache_key`. */
   cacheKey?: string;
+  /**
+   * Structured output: the answer must be JSON matching this JSON Schema. Each provider asks in
+   * its native way (`llm/structured-output/`); such a request offers no tools.
+   */
+  responseJsonSchema?: Record<string, unknown>;
 }
 
 export interface GenerateRequest {

@@ -212,9 +212,17 @@ export class Scheduler {
     const { request } = state;
     const spec = this.options.registry.get(request.name);
     if (spec && this.isHidden(spec)) {
-      // The model was never offered this tool (policy denies every call of it). Saying "not
-      // found" would send the person looking for a missing tool: say what refused it instead.
-      this.finishError(state, { type: 'policy_violation', message: this.hiddenMessage(spec) });
+      // The model was never offered this tool (policy denies every call of it). As in Gemini
+      // CLI, the model is told it does not exist (with the nearest offered names), so it works
+      // with what it has; the person is shown what refused it and how to allow it.
+      const offered = (tool: ToolSpec) => !this.isHidden(tool);
+      this.finish(
+        state,
+        'error',
+        errorResponseParts(request, this.options.registry.notFoundMessage(request.name, offered)),
+        this.hiddenMessage(spec),
+        { error: { type: 'tool_not_registered', message: this.hiddenMessage(spec) } },
+      );
       return 'ok';
     }
     let tool: Tool | undefined;
@@ -230,7 +238,7 @@ export class Scheduler {
     if (!tool) {
       this.finishError(state, {
         type: 'tool_not_registered',
-        message: this.options.registry.notFoundMessage(request.name),
+        message: this.options.registry.notFoundMessage(request.name, (tool) => !this.isHidden(tool)),
       });
       return 'ok';
     }

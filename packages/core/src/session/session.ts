@@ -43,12 +43,14 @@ import {
   type ApprovalModeSource,
   decideApprovalMode,
 } from './approval-mode-gate';
+import { type ContextBreakdown, computeContextBreakdown } from './context-breakdown';
 import { DeferredTools, withToolSearch } from './deferred-tools';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
 import { statsCost } from './stats-cost';
+import { SteeringInbox } from './steering';
 import { toolModelClient } from './tool-model-client';
 import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
@@ -98,6 +100,7 @@ export class Session {
   readonly agents: SubagentRunner;
   /** The window planned with for a model: a local server's report, else the model table's. */
   readonly contextWindow: (model: string) => number;
+  private readonly steeringInbox = new SteeringInbox();
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
@@ -269,7 +272,22 @@ export class Session {
       maxSessionTurns: options.maxSessionTurns ?? -1,
       state: this.loopState,
       budget: this.budget,
+      steering: this.steeringInbox,
     };
+  }
+
+  /**
+   * Steering: a line the person sends while a prompt runs joins the conversation at the next
+   * step boundary (after the current tool results, before the next model request; a `steering`
+   * event says when). Lines the prompt ended without taking stay until `takeSteering`.
+   */
+  steer(text: string): void {
+    this.steeringInbox.push(text);
+  }
+
+  /** The steering lines no step took (the turn ended first), oldest first; they are removed. */
+  takeSteering(): string[] {
+    return this.steeringInbox.take();
   }
 
   /**
@@ -396,6 +414,31 @@ export class Session {
     return result;
   }
 
+  /**
+   * `/context`: what the next request would carry, by source (system prompt, built-in tools, each
+   * MCP server's tools, context files, skills, history, tool outputs), in estimated tokens, with
+   * the model's window and the provider's count at the last request.
+   */
+  contextBreakdown(): ContextBreakdown {
+    const declarations = this.loopDeps.tools().map((declaration) => {
+      const spec = this.options.tools.get(declaration.name) as { serverName?: string } | undefined;
+      return { declaration, ...(spec?.serverName ? { serverName: spec.serverName } : {}) };
+    });
+    const measured = this.chat.lastPromptTokens;
+    return computeContextBreakdown({
+      model: this.model,
+      window: this.contextWindow(this.model),
+      systemInstruction: this.loopDeps.systemInstruction(),
+      memoryBlock: this.memory?.systemBlock() ?? '',
+      firstTurnMemoryBlock: this.memory?.firstTurnBlock() ?? '',
+      skillSections:
+        this.options.systemInstruction === undefined ? (this.options.promptSections?.() ?? []) : [],
+      declarations,
+      history: this.chat.getHistory(),
+      ...(measured !== undefined ? { measured } : {}),
+    });
+  }
+
   /** Share of the model's context window the history used at the last request (0–1). */
   contextUsage(): number | undefined {
     const used = this.chat.lastPromptTokens;
@@ -458,8 +501,16 @@ export class Session {
     return this.chat.getHistory();
   }
 
-  /** Runs one user prompt to completion, streaming every event; never throws once started. */
-  async *sendMessage(input: string | Part[], signal: AbortSignal): AsyncGenerator<AgentEvent, LoopOutcome> {
+  /**
+   * Runs one user prompt to completion, streaming every event; never throws once started.
+   * `responseJsonSchema`: the answer must be JSON matching it (structured output; no tools are
+   * offered for this prompt, and each provider constrains the answer its own way).
+   */
+  async *sendMessage(
+    input: string | Part[],
+    signal: AbortSignal,
+    options: { responseJsonSchema?: Record<string, unknown> } = {},
+  ): AsyncGenerator<AgentEvent, LoopOutcome> {
     this.promptCount += 1;
     this.budget.start();
     const promptId = `${this.id}########${this.promptCount}`;
@@ -471,9 +522,16 @@ export class Session {
     this.needsEnvironmentContext = false;
     // A local server's window (asked for at setup) decides the tool profile of this first request.
     await this.options.contextWindows?.discover(this.model, signal);
+    const schema = options.responseJsonSchema;
     const loop = runAgentLoop(
       {
         ...this.loopDeps,
+        ...(schema
+          ? {
+              tools: () => [],
+              generationConfig: { ...this.loopDeps.generationConfig, responseJsonSchema: schema },
+            }
+          : {}),
         // BeforeAgent sees the prompt as typed, before any preamble.
         ...(this.hooks ? { promptHooks: new PromptHooks(this.hooks, parts) } : {}),
         record: (boundary) => this.recordBoundary(boundary),

@@ -6,12 +6,13 @@ import type { SlashCommand } from './types';
 export const KEYBOARD_HELP = [
   '| Key | Action |',
   '| --- | --- |',
-  '| Enter | send |',
+  '| Enter | send; while the model works, steer: the line joins the turn after the current step |',
+  '| Tab (while the model works) | queue the line for after the turn |',
   '| Alt+Enter, Ctrl+J, `\\` then Enter | new line |',
   '| ↑ / ↓ | earlier prompts (also across sessions) |',
   '| Ctrl+R | search earlier prompts |',
   '| Tab | accept a completion (`/command`, `@path`) |',
-  '| Esc | cancel the running request |',
+  '| Esc | drop the last queued line, else cancel the running request |',
   '| Ctrl+C | cancel; twice to exit |',
   '| Ctrl+D | exit (on empty input) |',
   '| Shift+Tab | cycle approval mode |',
@@ -46,6 +47,7 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
         title: 'Help',
         body: [
           'Type a request and press Enter. `@path` attaches a file or directory; `!command` runs a shell command (approval applies).',
+          'While the model works, Enter steers it (your line goes in after the current tool results, before its next request; if the turn ends first, it is the next prompt) and Tab queues the line for after the turn.',
           '',
           '**Commands**',
           '',

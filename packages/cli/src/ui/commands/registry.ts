@@ -1,6 +1,7 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
 import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { contextCommand } from './context-command';
 import { effortCommand } from './effort-command';
 import { exportCommand } from './export-command';
 import {
@@ -20,6 +21,7 @@ import {
 } from './info-commands';
 import { initCommand } from './init-command';
 import { permissionsCommand } from './permissions-command';
+import { reviewCommand } from './review-command';
 import {
   clearCommand,
   copyCommand,
@@ -38,7 +40,9 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     helpCommand(() => commands),
     clearCommand,
     compressCommand,
+    contextCommand,
     copyCommand,
+    reviewCommand(),
     exportCommand,
     forkCommand,
     initCommand,

@@ -30,8 +30,11 @@ interface Props {
   /** Keys go to the dialog instead while it is open. */
   isActive: boolean;
   busy: boolean;
-  /** Returns false to keep the text in the editor (e.g. a request is still running). */
-  onSubmit(text: string, mode: SubmitMode): boolean;
+  /**
+   * Returns false to keep the text in the editor. While a turn runs, Enter sends the line as
+   * steering (it joins the turn at its next step) and Tab with `queue` for after the turn.
+   */
+  onSubmit(text: string, mode: SubmitMode, options?: { queue?: boolean }): boolean;
   /** Esc while a request runs. */
   onCancel(): void;
   /** Ctrl+C while a request runs or on an empty prompt (the App cancels, or exits on the second). */
@@ -129,11 +132,11 @@ export function InputPrompt(props: Props) {
     });
   };
 
-  const submit = () => {
+  const submit = (options: { queue?: boolean } = {}) => {
     const { buffer: current, pastes, shellMode: shell } = state.current;
     const text = expandPastes(current.text, pastes);
     if (text.trim() === '') return;
-    if (!props.onSubmit(text, shell ? 'shell' : 'prompt')) return;
+    if (!props.onSubmit(text, shell ? 'shell' : 'prompt', options)) return;
     update({ ...INITIAL_STATE, shellMode: shell });
   };
 
@@ -275,6 +278,8 @@ export function InputPrompt(props: Props) {
       }
       if (key.tab) {
         if (!key.shift && completion.open) acceptCompletion();
+        // While a turn runs, Tab queues the line for after it (Enter would steer the turn).
+        else if (!key.shift && busy) submit({ queue: true });
         return;
       }
       if (key.upArrow || key.downArrow) {

@@ -11,6 +11,7 @@ const URGENT = new Set<AgentEvent['type']>([
   'tool_call_confirmation',
   'tool_call_request',
   'tool_call_response',
+  'steering',
 ]);
 
 export interface AgentState {
@@ -36,6 +37,8 @@ interface Options {
   describe: CallDescriber;
   /** Receives items that became final, in order. */
   onCommit(items: NewHistoryItem[]): void;
+  /** A step took a steering line (it is in the transcript now). */
+  onSteered?(text: string): void;
 }
 
 /**
@@ -43,7 +46,7 @@ interface Options {
  * TurnAccumulator, and the live region redrawn at most every LIVE_THROTTLE_MS (tokens arrive far
  * faster than anyone reads), while final items go to the static history.
  */
-export function useAgent({ session, describe, onCommit }: Options): AgentState {
+export function useAgent({ session, describe, onCommit, onSteered }: Options): AgentState {
   const [live, setLive] = useState<LiveBlock[]>([]);
   const [busy, setBusy] = useState(false);
   const [startedAt, setStartedAt] = useState(0);
@@ -54,6 +57,8 @@ export function useAgent({ session, describe, onCommit }: Options): AgentState {
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const commit = useRef(onCommit);
   commit.current = onCommit;
+  const steered = useRef(onSteered);
+  steered.current = onSteered;
 
   useEffect(
     () => () => {
@@ -84,6 +89,7 @@ export function useAgent({ session, describe, onCommit }: Options): AgentState {
         let next = await stream.next();
         while (!next.done) {
           accumulator.apply(next.value);
+          if (next.value.type === 'steering') steered.current?.(next.value.text);
           if (URGENT.has(next.value.type) || next.value.type === 'retry') flush();
           else timer.current ??= setTimeout(flush, LIVE_THROTTLE_MS);
           next = await stream.next();

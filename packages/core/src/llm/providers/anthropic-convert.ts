@@ -14,6 +14,7 @@
 import type { ApiError } from '../../contracts/errors';
 import type { Content, GenerateRequest, Part } from '../../contracts/messages';
 import { modelInfo } from '../models';
+import { applyAnthropicStructuredOutput } from '../structured-output/anthropic';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
 import { pairToolCalls, safeToolId } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
@@ -69,6 +70,7 @@ export function toAnthropicRequestBody(request: GenerateRequest, options: { stre
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.topK !== undefined) body.top_k = config.topK;
   }
+  if (config.responseJsonSchema) applyAnthropicStructuredOutput(body, config.responseJsonSchema);
   if (options.stream) body.stream = true;
   return body;
 }

@@ -8,6 +8,7 @@
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../../contracts/messages';
+import { unwrapAnthropicStructuredOutput } from '../structured-output/anthropic';
 import { anthropicErrorFromBody, toAnthropicRequestBody } from './anthropic-convert';
 import { AnthropicStreamConverter, joinChunks } from './anthropic-stream';
 import { envelopeHttpError } from './error-envelope';
@@ -83,8 +84,11 @@ export class AnthropicContentGenerator implements ContentGenerator {
       httpError,
       ...this.transportOptions,
     });
-    for await (const payload of events) yield* converter.push(parseJsonPayload(payload));
-    yield* converter.end();
+    const chunks = (async function* () {
+      for await (const payload of events) yield* converter.push(parseJsonPayload(payload));
+      yield* converter.end();
+    })();
+    yield* request.config?.responseJsonSchema ? unwrapAnthropicStructuredOutput(chunks) : chunks;
   }
 
   async countTokens(request: GenerateRequest): Promise<CountTokensResponse> {

@@ -16,6 +16,7 @@ import type {
 } from '../../contracts/messages';
 import { boundFunctionCallArgs } from '../args-depth';
 import { checkGenerateResponse, expectFields, readShape } from '../response-shape';
+import { geminiStructuredOutput } from '../structured-output/gemini';
 import { jsonSchemaTools } from './freeform';
 import { apiErrorFromHttp, apiErrorFromStreamChunk, malformedChunkError } from './gemini-errors';
 import {
@@ -60,6 +61,7 @@ function toGenerationConfig(config: GenerationConfig | undefined): Record<string
   if (config.thinkingLevel !== undefined) thinking.thinkingLevel = config.thinkingLevel;
   else if (config.thinkingBudget !== undefined) thinking.thinkingBudget = config.thinkingBudget;
   if (Object.keys(thinking).length > 0) out.thinkingConfig = thinking;
+  if (config.responseJsonSchema) Object.assign(out, geminiStructuredOutput(config.responseJsonSchema));
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

@@ -21,6 +21,7 @@ import type {
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
 import { readShape } from '../response-shape';
+import { openAIChatResponseFormat } from '../structured-output/openai';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
 import { jsonSchemaTools } from './freeform';
@@ -69,6 +70,7 @@ export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBod
   if (config?.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
   // Set only when an effort was asked for (effort.ts): OpenAI, vLLM and OpenRouter read it.
   if (config?.reasoningEffort !== undefined) body.reasoning_effort = config.reasoningEffort;
+  if (config?.responseJsonSchema) body.response_format = openAIChatResponseFormat(config.responseJsonSchema);
   if (options.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

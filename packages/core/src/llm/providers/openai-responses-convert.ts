@@ -23,6 +23,7 @@ import type {
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
 import { expectFields, objectAt, readShape } from '../response-shape';
+import { openAIResponsesTextFormat } from '../structured-output/openai';
 import { pairToolCalls } from './call-pairing';
 import { modelChunk } from './model-chunk';
 import { openAIErrorFromBody, toolResultText } from './openai-convert';
@@ -62,6 +63,8 @@ export function toResponsesRequestBody(request: GenerateRequest, options: Respon
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
+  // `--json-schema`: the final answer as JSON matching the schema (structured-output/openai.ts).
+  if (config.responseJsonSchema) body.text = openAIResponsesTextFormat(config.responseJsonSchema);
   if (options.stream) body.stream = true;
   return body;
 }
