@@ -101,12 +101,20 @@ const OPTIONS = {
   'allowed-tools': { type: 'string', multiple: true },
 } as const;
 
+/** Every flag of the main command, long and short (for shell completion). */
+export function mainFlags(): { long: string; short?: string; takesValue: boolean }[] {
+  return Object.entries(OPTIONS).map(([name, option]) => ({
+    long: `--${name}`,
+    ...('short' in option ? { short: `-${option.short}` } : {}),
+    takesValue: option.type === 'string',
+  }));
+}
+
 /** Gemini CLI flags kodo does not have: named plainly rather than "unknown option". */
 const UNSUPPORTED_FLAGS: Readonly<Record<string, string>> = {
   '--screen-reader': '--screen-reader',
   '--worktree': '--worktree (-w)',
   '-w': '--worktree (-w)',
-  '--experimental-acp': '--experimental-acp (use --acp)',
   '--session-file': '--session-file',
   '--raw-output': '--raw-output',
   '--accept-raw-output-risk': '--accept-raw-output-risk',
@@ -142,6 +150,8 @@ const RAW_SUBCOMMANDS = new Set([
   'agents',
   'agent',
   'models',
+  'doctor',
+  'completion',
 ]);
 
 /**
@@ -158,7 +168,10 @@ function withResumeDefault(argv: string[]): string[] {
     }
     const next = argv[index + 1];
     const bare = next === undefined || (next.startsWith('-') && next !== '-');
-    out.push((arg === '--resume' || arg === '-r') && bare ? '--resume=latest' : arg);
+    if ((arg === '--resume' || arg === '-r') && bare) out.push('--resume=latest');
+    // Gemini CLI's older name for --acp, still used by editors' agent settings.
+    else if (arg === '--experimental-acp') out.push('--acp');
+    else out.push(arg);
   }
   return out;
 }

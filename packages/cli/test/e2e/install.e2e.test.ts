@@ -36,7 +36,7 @@ let toolsPath: string;
 
 /** The project that installs the tarball: its package.json and a lock npm can follow offline. */
 async function writeInstallingProject(dir: string, tarball: string): Promise<void> {
-  const script = pathToFileURL(join(repoRoot, 'scripts', 'cli-shrinkwrap.mjs')).href;
+  const script = pathToFileURL(join(repoRoot, 'scripts', 'cli-pack-files.mjs')).href;
   const { cliShrinkwrap } = (await import(script)) as {
     cliShrinkwrap(): { packages: Record<string, Record<string, unknown>> };
   };

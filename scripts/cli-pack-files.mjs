@@ -1,19 +1,21 @@
-// Writes packages/cli/npm-shrinkwrap.json from the workspace's package-lock.json, for `npm pack`
-// and `npm publish` (the cli's prepack script; postpack removes it again).
+// The files `npm pack` and `npm publish` add to the cli package (its prepack script; postpack
+// removes them again): the repository's README, shown on the registry's page, and an
+// npm-shrinkwrap.json written from the workspace's package-lock.json.
 //
-// Why: the published package then installs exactly the dependency versions its tests ran with
+// Why the shrinkwrap: the published package then installs exactly the dependency versions its tests ran with
 // (npm honours a package's shrinkwrap on install, global installs included), and an install
 // from the local npm cache needs no registry at all (`npm install -g kodo-*.tgz --offline`):
 // with the shrinkwrap's resolved URLs and integrity hashes npm never asks for package metadata.
 // Only the cli's own `dependencies` and what they pull in are written; the bundle carries the rest.
 
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDir = join(root, 'packages/cli');
 const shrinkwrapFile = join(cliDir, 'npm-shrinkwrap.json');
+const readmeFile = join(cliDir, 'README.md');
 
 /**
  * The lock entries a package at `from` (a lock path) reaches for `name`: its own node_modules,
@@ -73,7 +75,12 @@ export function cliShrinkwrap() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const command = process.argv[2];
-  if (command === 'write') writeFileSync(shrinkwrapFile, `${JSON.stringify(cliShrinkwrap(), null, 2)}\n`);
-  else if (command === 'remove') rmSync(shrinkwrapFile, { force: true });
-  else throw new Error(`usage: cli-shrinkwrap.mjs write|remove (got ${command})`);
+  if (command === 'write') {
+    writeFileSync(shrinkwrapFile, `${JSON.stringify(cliShrinkwrap(), null, 2)}\n`);
+    copyFileSync(join(root, 'README.md'), readmeFile);
+  } else if (command === 'remove') {
+    rmSync(shrinkwrapFile, { force: true });
+    rmSync(readmeFile, { force: true });
+  }
+  else throw new Error(`usage: cli-pack-files.mjs write|remove (got ${command})`);
 }
