@@ -20,7 +20,10 @@ describe('--help on every subcommand', () => {
   ];
   for (const [args, usage] of commands) {
     it(`kodo ${args.join(' ')} prints its usage and exits 0`, async () => {
-      const run = await runKodo(args, { cwd: dirs.workspace, env: { KODO_HOME: dirs.home, HOME: dirs.home } });
+      const run = await runKodo(args, {
+        cwd: dirs.workspace,
+        env: { KODO_HOME: dirs.home, HOME: dirs.home },
+      });
       expect(run.stdout.startsWith(usage), run.stdout + run.stderr).toBe(true);
       expect(run.code).toBe(0);
     });
