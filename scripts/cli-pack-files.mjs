@@ -81,6 +81,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   } else if (command === 'remove') {
     rmSync(shrinkwrapFile, { force: true });
     rmSync(readmeFile, { force: true });
-  }
-  else throw new Error(`usage: cli-pack-files.mjs write|remove (got ${command})`);
+  } else throw new Error(`usage: cli-pack-files.mjs write|remove (got ${command})`);
 }
