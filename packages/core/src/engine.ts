@@ -291,3 +291,4 @@ export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
 export { splitOutsideParens } from './utils/split-list';
+export { type DoctorModule, loadDoctorModule } from './doctor/lazy';
