@@ -51,6 +51,7 @@ export type {
   ToolCallStatus,
 } from './contracts/events';
 export * from './contracts/messages';
+export { type DoctorModule, loadDoctorModule } from './doctor/lazy';
 export type {
   AgentDefinition,
   CustomCommand,
@@ -291,4 +292,3 @@ export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
 export { splitOutsideParens } from './utils/split-list';
-export { type DoctorModule, loadDoctorModule } from './doctor/lazy';
