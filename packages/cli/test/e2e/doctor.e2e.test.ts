@@ -42,6 +42,8 @@ describe('kodo doctor', () => {
     const run = await runKodo(['doctor'], { cwd: dirs.workspace, env: env(), timeoutMs: 30_000 });
     const out = run.stdout;
     expect(out).toContain(`honoured ${join(dirs.workspace, 'AGENTS.md')}: context file`);
+    expect(out).toContain(`honoured ${join(dirs.workspace, 'CLAUDE.md')}: context file`);
+    expect(out).toContain(`ignored  ${join(dirs.workspace, '.mcp.json')}`);
     expect(out).toContain(
       `honoured ${join(dirs.home, '.gemini', 'settings.json')}: Gemini CLI user settings`,
     );
