@@ -11,6 +11,7 @@ import { convertChunksToCjs } from './chunks-to-cjs.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
 import { writeHotPack } from './hot-pack.mjs';
+import { copyRuntimeAssets } from './package-assets.mjs';
 import { prepareWarmUp, warmCodeCache } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -170,6 +171,8 @@ await build({
   outdir: coreDist,
   packages: 'external',
 });
+// What the CLI loads by path at run time (the shell parser's WebAssembly) ships inside its package.
+await copyRuntimeAssets(cliDist);
 // Both bundles carry models.dev's data (the model catalogue): its licence ships beside them.
 for (const dist of [cliDist, coreDist]) {
   await cp(join(root, 'THIRD_PARTY_NOTICES.md'), join(dist, 'THIRD_PARTY_NOTICES.md'));

@@ -127,10 +127,18 @@ const OPTIONS = {
   'allowed-tools': { type: 'string', multiple: true },
 } as const;
 
+/** Every flag of the main command, long and short (for shell completion). */
+export function mainFlags(): { long: string; short?: string; takesValue: boolean }[] {
+  return Object.entries(OPTIONS).map(([name, option]) => ({
+    long: `--${name}`,
+    ...('short' in option ? { short: `-${option.short}` } : {}),
+    takesValue: option.type === 'string',
+  }));
+}
+
 /** Gemini CLI flags kodo does not have: named plainly rather than "unknown option". */
 const UNSUPPORTED_FLAGS: Readonly<Record<string, string>> = {
   '--screen-reader': '--screen-reader',
-  '--experimental-acp': '--experimental-acp (use --acp)',
   '--session-file': '--session-file',
   '--raw-output': '--raw-output',
   '--accept-raw-output-risk': '--accept-raw-output-risk',
@@ -166,6 +174,8 @@ const RAW_SUBCOMMANDS = new Set([
   'agents',
   'agent',
   'models',
+  'doctor',
+  'completion',
 ]);
 
 /**
@@ -185,6 +195,8 @@ function withResumeDefault(argv: string[]): string[] {
     const bare = next === undefined || (next.startsWith('-') && next !== '-');
     if ((arg === '--resume' || arg === '-r') && bare) out.push('--resume=latest');
     else if ((arg === '--worktree' || arg === '-w') && bare) out.push('--worktree=');
+    // Gemini CLI's older name for --acp, still used by editors' agent settings.
+    else if (arg === '--experimental-acp') out.push('--acp');
     else out.push(arg);
   }
   return out;

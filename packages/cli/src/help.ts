@@ -23,6 +23,11 @@ Commands:
   kodo models [provider] [--json]
                               What kodo knows about models: windows, output limits,
                               prices, capabilities, and what settings override
+  kodo doctor [--json]        What kodo found on this machine: the files of Gemini CLI,
+                              Claude Code and Codex it honours, maps or ignores, and
+                              whether the sandbox, shell parser, ripgrep and PTY work
+  kodo completion bash|zsh|fish
+                              A shell completion script
 
 Options:
   -p, --prompt <text>         Run this prompt headless (non-interactive) and exit

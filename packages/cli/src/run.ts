@@ -93,6 +93,24 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
       stderr: process.stderr,
     });
   }
+  if (args.command === 'doctor') {
+    const { runDoctorCommand } = await import('./commands/doctor');
+    return runDoctorCommand({
+      args: args.commandArgs ?? [],
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
+  if (args.command === 'completion') {
+    const { runCompletionCommand } = await import('./commands/completion');
+    return runCompletionCommand({
+      args: args.commandArgs ?? [],
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
   if (args.listExtensions) {
     const { listExtensionsBrief } = await import('./commands/extensions');
     return listExtensionsBrief({ cwd: process.cwd(), env: process.env, stdout: process.stdout });

@@ -59,6 +59,7 @@ export type {
   ToolCallStatus,
 } from './contracts/events';
 export * from './contracts/messages';
+export { type DoctorModule, loadDoctorModule } from './doctor/lazy';
 export type {
   AgentDefinition,
   CustomCommand,

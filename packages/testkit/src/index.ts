@@ -1,6 +1,7 @@
 export * from './anthropic-mock';
 export * from './fault-suite';
 export * from './foreign-sessions';
+export * from './forward-proxy';
 export * from './gemini-mock';
 export * from './history-check';
 export * from './llama-server';

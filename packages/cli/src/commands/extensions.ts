@@ -6,6 +6,7 @@ import {
   type ExtensionsModule,
   loadExtensionsModule,
 } from '@kodo/core/engine';
+import { asksForHelp } from './asks-for-help';
 import { askOnTerminal, readAllInput } from './setting-prompt';
 
 export interface ExtensionsCommandContext {
@@ -39,6 +40,10 @@ const USAGE = `Usage: kodo extensions <command>
 
 /** `kodo extensions …` (alias `extension`): manages installed extensions; see docs/extending.md. */
 export async function runExtensionsCommand(context: ExtensionsCommandContext): Promise<number> {
+  if (asksForHelp(context.args)) {
+    context.stdout.write(USAGE);
+    return 0;
+  }
   const [sub, ...rest] = context.args;
   const flags = parseFlags(rest);
   if (!flags.ok) return usage(context, flags.message);
