@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Content } from '../contracts/messages';
-import { projectHash } from '../session/project-hash';
 import type { ToolModelClient } from '../tools/tool';
+import { projectHash } from '../utils/project-hash';
 
 /** A durable fact the model proposed at the end of a session, waiting for the person's yes or no. */
 export interface ProposedMemory {
