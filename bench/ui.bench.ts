@@ -274,7 +274,9 @@ async function streamRun(
   mock.setScript([{ chunks: geminiTextReply(pieces), delayMs: rate.delayMs }]);
   const requestIndex = mock.requests.length;
   const env = { ...baseEnv, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: mock.url };
-  const terminal = openTerminal(`${process.execPath} ${KODO_BIN}`, env, { columns: 120, rows: 40 });
+  // KODO_BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the streaming kodo.
+  const flags = process.env.KODO_BENCH_NODE_FLAGS ?? '';
+  const terminal = openTerminal(`${process.execPath} ${flags} ${KODO_BIN}`, env, { columns: 120, rows: 40 });
   await terminal.waitFor(READY);
   await new Promise((resolve) => setTimeout(resolve, 300));
   const pid = childPid(terminal.child.pid!);
@@ -313,6 +315,14 @@ async function streamRun(
   const bytes = Buffer.byteLength(terminal.output().slice(submittedAt));
   const allKeysArrived = terminal.output().lastIndexOf(typed) > shown.offset;
   const peakRss = peakRssMb(pid);
+  if (flags) {
+    // A profiler writes its file only on a clean exit: Ctrl+C clears the typed keys, twice more quits.
+    for (let press = 0; press < 3; press += 1) {
+      terminal.type('\u0003');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+  }
   await terminal.close();
   return {
     name,
