@@ -2,8 +2,12 @@ import type { AgentEvent, Part, Session, UsageMetadata } from '@kodo/core/engine
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type CallDescriber, type RetryNotice, TurnAccumulator } from '../turn-accumulator';
 import type { LiveBlock, NewHistoryItem } from '../types';
+import { FrameCoalescer } from './frame-coalescer';
 
-/** The live turn is redrawn at most this often while events stream in. */
+/**
+ * The live turn is redrawn at most this often while events stream in; the first event after a
+ * quiet spell is drawn at once (FrameCoalescer).
+ */
 export const LIVE_THROTTLE_MS = 50;
 
 /** Events the person must see at once (an approval request, a call starting). */
@@ -44,7 +48,8 @@ interface Options {
 /**
  * Drives the Session for the UI: one AbortController per request, AgentEvents folded by a
  * TurnAccumulator, and the live region redrawn at most every LIVE_THROTTLE_MS (tokens arrive far
- * faster than anyone reads), while final items go to the static history.
+ * faster than anyone reads; the first token is drawn at once), while final items go to the
+ * static history.
  */
 export function useAgent({ session, describe, onCommit, onSteered }: Options): AgentState {
   const [live, setLive] = useState<LiveBlock[]>([]);
@@ -54,7 +59,7 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
   const [waitingSince, setWaitingSince] = useState<number | undefined>(undefined);
   const [lastUsage, setLastUsage] = useState<UsageMetadata | undefined>(undefined);
   const controller = useRef<AbortController | undefined>(undefined);
-  const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const frames = useRef<FrameCoalescer | undefined>(undefined);
   const commit = useRef(onCommit);
   commit.current = onCommit;
   const steered = useRef(onSteered);
@@ -62,7 +67,7 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
 
   useEffect(
     () => () => {
-      clearTimeout(timer.current);
+      frames.current?.cancel();
       controller.current?.abort();
     },
     [],
@@ -74,8 +79,6 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
       accumulator: TurnAccumulator,
     ): Promise<R | undefined> => {
       const flush = () => {
-        clearTimeout(timer.current);
-        timer.current = undefined;
         const items = accumulator.drainCommitted();
         if (items.length > 0) commit.current(items);
         setLive(accumulator.live());
@@ -83,6 +86,9 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
         setWaitingSince(accumulator.waitingSince);
         if (accumulator.lastUsage) setLastUsage(accumulator.lastUsage);
       };
+      frames.current?.cancel();
+      const coalescer = new FrameCoalescer(flush, LIVE_THROTTLE_MS);
+      frames.current = coalescer;
       let result: R | undefined;
       setWaitingSince(accumulator.waitingSince);
       try {
@@ -90,8 +96,8 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
         while (!next.done) {
           accumulator.apply(next.value);
           if (next.value.type === 'steering') steered.current?.(next.value.text);
-          if (URGENT.has(next.value.type) || next.value.type === 'retry') flush();
-          else timer.current ??= setTimeout(flush, LIVE_THROTTLE_MS);
+          if (URGENT.has(next.value.type) || next.value.type === 'retry') coalescer.flushNow();
+          else coalescer.request();
           next = await stream.next();
         }
         result = next.value;
@@ -99,7 +105,7 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
         accumulator.notice(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, 'error');
       }
       accumulator.end();
-      flush();
+      coalescer.flushNow();
       return result;
     },
     [],
