@@ -26,7 +26,7 @@ import { expectFields, objectAt, readShape } from '../response-shape';
 import { openAIResponsesTextFormat } from '../structured-output/openai';
 import { pairToolCalls } from './call-pairing';
 import { modelChunk } from './model-chunk';
-import { openAIErrorFromBody, toolResultText } from './openai-convert';
+import { openAIErrorFromBody, toolResultText, usageMetadata } from './openai-convert';
 
 type Json = Record<string, unknown>;
 
@@ -181,15 +181,13 @@ export function mapResponsesUsage(usage: unknown): UsageMetadata | undefined {
     input_tokens_details?: { cached_tokens?: number } | null;
     output_tokens_details?: { reasoning_tokens?: number } | null;
   };
-  const out: UsageMetadata = {};
-  const reasoning = u.output_tokens_details?.reasoning_tokens ?? 0;
-  if (typeof u.input_tokens === 'number') out.promptTokenCount = u.input_tokens;
-  if (typeof u.output_tokens === 'number') out.candidatesTokenCount = u.output_tokens - reasoning;
-  if (reasoning > 0) out.thoughtsTokenCount = reasoning;
-  const cached = u.input_tokens_details?.cached_tokens;
-  if (typeof cached === 'number' && cached > 0) out.cachedContentTokenCount = cached;
-  if (typeof u.total_tokens === 'number') out.totalTokenCount = u.total_tokens;
-  return out;
+  return usageMetadata({
+    input: u.input_tokens,
+    output: u.output_tokens,
+    total: u.total_tokens,
+    cached: u.input_tokens_details?.cached_tokens,
+    reasoning: u.output_tokens_details?.reasoning_tokens,
+  });
 }
 
 function parseArguments(text: string): Record<string, unknown> | undefined {
