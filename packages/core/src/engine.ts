@@ -148,6 +148,22 @@ export type {
 export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
+export { checkEnforcedAuth, currentAuthType, providerTypeOf } from './runtime/auth';
+export {
+  loadRuntimeExtensibility,
+  type RuntimeExtensibility,
+  skillSettings,
+  subagentsFrom,
+} from './runtime/extensibility';
+export type { RuntimeFlags } from './runtime/flags';
+export {
+  type BuiltGenerator,
+  buildGenerator,
+  type GeneratorChoice,
+  modelTimeouts,
+} from './runtime/generator';
+export { createRuntime, Runtime, type RuntimeOptions, type RuntimeSession } from './runtime/runtime';
+export { RuntimeSetupError, type RuntimeSetupFailure } from './runtime/setup-error';
 // The store itself loads with `loadCheckpointing()`: a value export here would put it (and its
 // git plumbing) on every run's way to the first request.
 export type {

@@ -23,7 +23,9 @@ const input = JSON.parse(readFileSync(0, 'utf8'));
 appendFileSync(${JSON.stringify(log)}, [input.hook_event_name, input.source ?? input.reason].join(' ') + '\\n');
 `,
   );
-  const hook = [{ hooks: [{ type: 'command', command: `node ${JSON.stringify(join(folder, 'hook.mjs'))}` }] }];
+  const hook = [
+    { hooks: [{ type: 'command', command: `node ${JSON.stringify(join(folder, 'hook.mjs'))}` }] },
+  ];
   return { SessionStart: hook, SessionEnd: hook };
 }
 
