@@ -149,6 +149,7 @@ export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
 export { checkEnforcedAuth, currentAuthType, providerTypeOf } from './runtime/auth';
+export { createRuntime } from './runtime/create-runtime';
 export {
   loadRuntimeExtensibility,
   type RuntimeExtensibility,
@@ -162,7 +163,8 @@ export {
   type GeneratorChoice,
   modelTimeouts,
 } from './runtime/generator';
-export { createRuntime, Runtime, type RuntimeOptions, type RuntimeSession } from './runtime/runtime';
+export type { RuntimeOptions, RuntimeSession } from './runtime/options';
+export { Runtime } from './runtime/runtime';
 export { RuntimeSetupError, type RuntimeSetupFailure } from './runtime/setup-error';
 // The store itself loads with `loadCheckpointing()`: a value export here would put it (and its
 // git plumbing) on every run's way to the first request.

@@ -15,7 +15,8 @@ export type {
 } from './contracts/events';
 export type { Content, GenerateRequest, GenerateResponse, Part } from './contracts/messages';
 export { FakeContentGenerator } from './llm/fake';
-export type { Runtime, RuntimeSession } from './runtime/runtime';
+export type { RuntimeSession } from './runtime/options';
+export type { Runtime } from './runtime/runtime';
 export { RuntimeSetupError, type RuntimeSetupFailure } from './runtime/setup-error';
 export type { ApprovalMode, PolicyChecker } from './scheduler/policy/policy';
 export type {

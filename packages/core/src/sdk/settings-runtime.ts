@@ -1,6 +1,7 @@
 import { loadSettings, type Settings, SettingsError } from '../config/settings';
 import type { ContentGenerator } from '../contracts/content-generator';
-import { createRuntime, type Runtime } from '../runtime/runtime';
+import { createRuntime } from '../runtime/create-runtime';
+import type { Runtime } from '../runtime/runtime';
 import { RuntimeSetupError } from '../runtime/setup-error';
 import { checkFolderTrust, TrustStore } from '../safety/trust';
 import {

@@ -13,7 +13,8 @@ import { tinyServerEntry } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/config/settings';
 import { FakeContentGenerator } from '../../src/llm/fake';
-import { createRuntime, type Runtime } from '../../src/runtime/runtime';
+import { createRuntime } from '../../src/runtime/create-runtime';
+import type { Runtime } from '../../src/runtime/runtime';
 import { createRuntimeFromSettings } from '../../src/sdk/settings-runtime';
 
 let root: string;
