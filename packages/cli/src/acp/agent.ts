@@ -368,7 +368,10 @@ export class AcpAgent {
     try {
       // The session's folder decides, as `kodo -p` there would: its trust, then its settings
       // (user and project when trusted, the user's alone when restricted), not the launch folder's.
-      const gate = await gateFolderTrust({ cwd, env: this.env, args: this.options.args, interactive: false });
+      // Its own copy of the environment: the folder's `.env` (read by the gate) is this session's
+      // alone, not every later session's in other folders.
+      const env = { ...this.env };
+      const gate = await gateFolderTrust({ cwd, env, args: this.options.args, interactive: false });
       if (!gate.ok) throw acp.RequestError.invalidParams(undefined, gate.message);
       if (gate.notice) log(gate.notice);
       runtime = await createCliRuntime({
@@ -377,7 +380,7 @@ export class AcpAgent {
         settingsScopes: gate.settings.scopes,
         trusted: gate.trusted,
         cwd,
-        env: this.env,
+        env,
         sessionId,
         approvals: {
           interactive: true,

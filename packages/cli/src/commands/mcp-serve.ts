@@ -289,7 +289,9 @@ export async function openServeSession(setup: {
   generator?: RuntimeOptions['generator'];
 }): Promise<ServeSession> {
   const { args, cwd, context, maxTurns } = setup;
-  const gate = await gateFolderTrust({ cwd, env: context.env, args, interactive: false });
+  // Each task's own copy of the environment: one folder's `.env` stays with its tasks.
+  const env = { ...context.env };
+  const gate = await gateFolderTrust({ cwd, env, args, interactive: false });
   if (!gate.ok) throw new Error(gate.message);
   const settings = gate.settings.merged;
   const confirm = setup.confirm();
@@ -306,7 +308,7 @@ export async function openServeSession(setup: {
       settingsScopes: gate.settings.scopes,
       trusted: gate.trusted,
       cwd,
-      env: context.env,
+      env,
       sessionId,
       approvals: confirm ? { interactive: true, confirm } : { interactive: false },
       mcpDiscovery: 'wait',

@@ -104,4 +104,35 @@ describe('kodo --acp sessions get what the CLI gives them', () => {
       await kodo.close();
     }
   });
+
+  it("one folder's .env does not reach a session in another folder", async () => {
+    const first = join(dirs.root, 'first');
+    const second = join(dirs.root, 'second');
+    mkdirSync(first);
+    mkdirSync(second);
+    writeFileSync(join(first, '.env'), 'KODO_SEAM_MARKER=from-first\n');
+    const log = join(dirs.root, 'marker.log');
+    writeFileSync(
+      join(second, 'hook.mjs'),
+      `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(log)}, (process.env.KODO_SEAM_MARKER ?? 'unset') + '\\n');
+`,
+    );
+    projectSettings(second, {
+      hooks: {
+        SessionStart: [
+          { hooks: [{ type: 'command', command: `node ${JSON.stringify(join(second, 'hook.mjs'))}` }] },
+        ],
+      },
+    });
+    const kodo = startAcpKodo({ cwd: dirs.workspace, env: env(), args: [] });
+    try {
+      await kodo.initialize();
+      await kodo.agent.request('session/new', { cwd: first, mcpServers: [] });
+      await kodo.agent.request('session/new', { cwd: second, mcpServers: [] });
+      expect(await lines(log, 1)).toEqual(['unset']);
+    } finally {
+      await kodo.close();
+    }
+  });
 });
