@@ -8,8 +8,11 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import {
+  type InputSources,
   type McpServerSettings,
   newSessionId,
+  resolveInput,
+  runShellLine,
   SessionStore,
   type Settings,
   type SettingsScope,
@@ -23,7 +26,7 @@ import { availableCommands, runSessionCommand } from './commands';
 import { editorTextFiles } from './editor-files';
 import { EditorTerminals } from './editor-terminal';
 import { editorConfirmHandler } from './permissions';
-import { promptParts, promptText } from './prompt-content';
+import { promptLine } from './prompt-content';
 import { replayUpdates } from './replay';
 import { applyConfigOption, applyMode, configOptions, modeState, stateUpdates } from './session-config';
 import { deleteRecordedSession, listRecordedSessions } from './session-list';
@@ -240,25 +243,33 @@ export class AcpAgent {
     signal: AbortSignal,
   ): Promise<acp.PromptResponse> {
     const { session } = open.cli;
-    const text = promptText(params.prompt);
-    const commandOutput = await runSessionCommand(text, session, signal);
-    if (commandOutput !== undefined) {
-      await client.notify('session/update', {
+    const line = promptLine(params.prompt);
+    const text = line.text;
+    const say = (message: string) =>
+      client.notify('session/update', {
         sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: commandOutput } },
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message } },
       });
+    // One meaning in every front end: core's input pipeline decides what the prompt is.
+    const resolved = await resolveInput(line, {
+      frontEnd: 'acp',
+      session,
+      sources: inputSources(open.cli),
+      signal,
+    });
+    if (resolved.kind === 'error') throw acp.RequestError.invalidParams(undefined, resolved.message);
+    if (resolved.kind === 'session_command') {
+      await say(await runSessionCommand(resolved.name, resolved.args, session, signal));
       return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
     }
-    let parts = promptParts(params.prompt);
-    if (open.cli.mcp && text.startsWith('/')) {
-      const { expandMcpInput } = await import('../headless/mcp-input');
-      try {
-        const expanded = await expandMcpInput(text, open.cli.mcp, { signal, onWarning: this.options.log });
-        if (expanded !== text) parts = [{ text: expanded }];
-      } catch (error) {
-        throw acp.RequestError.invalidParams(undefined, (error as Error).message);
-      }
+    if (resolved.kind === 'shell') {
+      const result = await runShellLine(session, resolved.command, { frontEnd: 'acp', signal });
+      await say(
+        result.ran ? result.output : `Shell command '${resolved.command}' was not run: ${result.output}`,
+      );
+      return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
     }
+    for (const skipped of resolved.skipped) await say(`Not attached: ${skipped}\n`);
     try {
       return await runPromptTurn(
         {
@@ -270,7 +281,7 @@ export class AcpAgent {
           calls: open.calls,
           ...(open.terminals ? { terminals: open.terminals } : {}),
         },
-        parts,
+        resolved.prompt,
         signal,
       );
     } finally {
@@ -404,7 +415,7 @@ export class AcpAgent {
           sessionId,
           update: {
             sessionUpdate: 'available_commands_update',
-            availableCommands: availableCommands(open.cli.mcp),
+            availableCommands: availableCommands(inputSources(open.cli)),
           },
         })
         .catch(() => undefined);
@@ -458,4 +469,13 @@ function asRequestError(error: unknown): acp.RequestError {
     return acp.RequestError.invalidParams(undefined, error.message);
   }
   return acp.RequestError.internalError(undefined, (error as Error)?.message ?? String(error));
+}
+
+/** Where the session's commands, skills and MCP prompts come from (read per prompt). */
+function inputSources(cli: CliSession): InputSources {
+  return {
+    commands: () => cli.extensibility?.loaded.commands ?? [],
+    skills: () => cli.extensibility?.loaded.skills ?? [],
+    ...(cli.mcp ? { mcp: cli.mcp } : {}),
+  };
 }

@@ -46,16 +46,16 @@ const prompt = (kodo: ReturnType<typeof startAcpKodo>, sessionId: string, text: 
 describe('the input pipeline over ACP', () => {
   it('expands a custom command (TOML, {{args}}) and runs it as the prompt', async () => {
     writeFileIn(
-      join(dirs.workspace, '.gemini', 'commands', 'review.toml'),
+      join(dirs.workspace, '.gemini', 'commands', 'audit.toml'),
       'description = "Review a file"\nprompt = "Review {{args}} carefully."\n',
     );
     mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Reviewed.') }] });
     await withSession(async (kodo, sessionId) => {
-      const answer = await prompt(kodo, sessionId, '/review src/app.ts');
+      const answer = await prompt(kodo, sessionId, '/audit src/app.ts');
       expect(answer.stopReason).toBe('end_turn');
       expect(mock!.requests).toHaveLength(1);
       expect(lastUserText(0)).toContain('Review src/app.ts carefully.');
-      expect(lastUserText(0)).not.toContain('/review');
+      expect(lastUserText(0)).not.toContain('/audit');
     });
   });
 
@@ -79,7 +79,7 @@ describe('the input pipeline over ACP', () => {
 
   it('advertises custom commands, skills and MCP prompts in available_commands_update', async () => {
     writeFileIn(
-      join(dirs.workspace, '.gemini', 'commands', 'review.toml'),
+      join(dirs.workspace, '.gemini', 'commands', 'audit.toml'),
       'description = "Review a file"\nprompt = "Review {{args}}."\n',
     );
     writeFileIn(
@@ -92,7 +92,7 @@ describe('the input pipeline over ACP', () => {
         (candidate) => candidate.sessionUpdate === 'available_commands_update',
       )) as acp.AvailableCommandsUpdate;
       const byName = new Map(update.availableCommands.map((command) => [command.name, command]));
-      expect(byName.get('review')?.description).toBe('Review a file');
+      expect(byName.get('audit')?.description).toBe('Review a file');
       expect(byName.get('greet')?.input).toEqual({ hint: expect.stringContaining('name') });
       expect(byName.get('tidy')?.description).toBe('Tidy the imports');
       expect(byName.has('compress')).toBe(true);

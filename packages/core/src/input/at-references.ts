@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { Part, Workspace } from '@kodo/core/engine';
+import type { Part } from '../contracts/messages';
+import type { Workspace } from '../tools/workspace';
 import {
   findPastedImagePaths,
   type ImageSupport,
@@ -31,6 +32,8 @@ export interface AtReferenceOptions {
   listFiles: () => Promise<string[]>;
   /** Whether the model reads images; without it, images are left out as for an unknown model. */
   images?: ImageSupport;
+  /** References another step handles (`@server:uri` of an MCP server): neither attached nor reported. */
+  skip?: (reference: string) => boolean;
 }
 
 /** `@path` tokens in a prompt: after a space or at the start, `\ ` escaping a space. */
@@ -51,7 +54,7 @@ export function findAtReferences(text: string): string[] {
  * ignored or binary files are skipped and reported; the prompt is still sent as typed.
  */
 export async function expandAtReferences(text: string, options: AtReferenceOptions): Promise<ExpandedPrompt> {
-  const references = findAtReferences(text);
+  const references = findAtReferences(text).filter((reference) => !options.skip?.(reference));
   const skipped: string[] = [];
   const images: Part[] = [];
   const attached: string[] = [];

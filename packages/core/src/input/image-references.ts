@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Part } from '@kodo/core/engine';
+import type { Part } from '../contracts/messages';
 
 /**
  * Images in a prompt: `@shot.png` (a workspace file) or the path of an image file pasted into
