@@ -17,11 +17,10 @@ import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
 import { isFolderTrusted } from '../trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
-import { type ExtensibilityHandle, extensionSlashCommands } from './commands/extension-commands';
+import { extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';
 import { ConfirmationBridge } from './confirmation-bridge';
 import { extensibilityHandle } from './extensibility-handle';
-
 import { InputHistoryStore } from './input/input-history-store';
 import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
@@ -123,7 +122,6 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
   const fileIndex = new FileIndex(cwd);
-  const handle = extensibilityHandle(created.extensibility?.loaded, context);
   const historyStore = new InputHistoryStore(join(kodoHome(env), 'input-history.jsonl'));
   const sessionId = await mountApp(
     {
@@ -176,13 +174,9 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       bridge,
       questions,
       terminals,
-      commands: allCommands(created, handle),
-      // Custom commands, skills and MCP prompts, for core's input pipeline (read per line).
-      inputSources: {
-        commands: () => handle.loaded?.commands ?? [],
-        skills: () => handle.loaded?.skills ?? [],
-        ...(created.mcp ? { mcp: created.mcp } : {}),
-      },
+      commands: allCommands(created, context),
+      // MCP prompts and resources for core's input pipeline (commands and skills are in `commands`).
+      ...(created.mcp ? { inputSources: { mcp: created.mcp } } : {}),
       settings,
       version: context.version,
       cwd,
@@ -233,9 +227,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
  * The built-in commands, then `/commands`, `/skills` and what users bring (custom commands,
  * skills as commands). A brought command never takes a built-in's name.
  */
-function allCommands(created: CliSession, handle: ExtensibilityHandle) {
+function allCommands(created: CliSession, context: InteractiveContext) {
   const commands = builtinCommands({ mcp: () => created.mcp });
   const reserved = new Set(commands.flatMap((command) => [command.name, ...(command.aliases ?? [])]));
+  const handle = extensibilityHandle(created.extensibility?.loaded, context);
   commands.push(...extensionSlashCommands(handle, commands, reserved));
   return commands;
 }

@@ -3,6 +3,7 @@ import {
   type CustomCommand,
   commandTemplateServices,
   type Extensibility,
+  type InputSources,
   loadExtensionsModule,
   qualifiedCommandName,
   type SkillDefinition,
@@ -51,14 +52,25 @@ interface CommandList {
 }
 
 const BROUGHT = Symbol('brought');
-type Brought = SlashCommand & { [BROUGHT]: true };
+/** The command file or skill a registry entry stands for. */
+type BroughtSource = { command: CustomCommand } | { skill: SkillDefinition };
+type Brought = SlashCommand & { [BROUGHT]: BroughtSource };
 
 /**
  * Whether a registry entry is a custom command or skill: listed for completion and /help, but
  * resolved and expanded by core's input pipeline like everywhere else.
  */
 export function isBroughtCommand(command: SlashCommand): boolean {
-  return (command as Partial<Brought>)[BROUGHT] === true;
+  return (command as Partial<Brought>)[BROUGHT] !== undefined;
+}
+
+/** The custom commands and skills the registry holds now, for core's input pipeline. */
+export function broughtSources(commands: readonly SlashCommand[]): Pick<InputSources, 'commands' | 'skills'> {
+  const sources = () => commands.flatMap((entry) => (entry as Partial<Brought>)[BROUGHT] ?? []);
+  return {
+    commands: () => sources().flatMap((source) => ('command' in source ? [source.command] : [])),
+    skills: () => sources().flatMap((source) => ('skill' in source ? [source.skill] : [])),
+  };
 }
 
 function brought(handle: ExtensibilityHandle, reserved: ReadonlySet<string>): Brought[] {
@@ -86,7 +98,7 @@ function customCommand(command: CustomCommand): Brought {
   const qualified = qualifiedCommandName(command)?.toLowerCase();
   const name = command.name.toLowerCase();
   return {
-    [BROUGHT]: true,
+    [BROUGHT]: { command },
     name,
     ...(qualified && qualified !== name ? { aliases: [qualified] } : {}),
     description: command.argumentHint
@@ -123,7 +135,7 @@ function customCommand(command: CustomCommand): Brought {
 function skillCommand(skill: SkillDefinition): Brought {
   const name = skillCommandName(skill);
   return {
-    [BROUGHT]: true,
+    [BROUGHT]: { skill },
     name,
     description: skill.description,
     async run(context) {

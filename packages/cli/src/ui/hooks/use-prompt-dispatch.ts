@@ -6,7 +6,7 @@ import {
   shellCommandNote,
 } from '@kodo/core/engine';
 import { useCallback, useRef, useState } from 'react';
-import { isBroughtCommand } from '../commands/extension-commands';
+import { broughtSources, isBroughtCommand } from '../commands/extension-commands';
 import { parseSlashCommand } from '../commands/registry';
 import type { SlashCommand } from '../commands/types';
 import type { SubmitMode } from '../components/input-prompt';
@@ -31,8 +31,9 @@ export interface PromptDispatchOptions {
   inputHistory: { load(): string[]; add(entry: string): string[] };
   listFiles(): Promise<string[]>;
   /**
-   * Custom commands, skills and MCP prompts for core's input pipeline (the registry's entries for
-   * them are for completion and /help; the pipeline resolves and expands them).
+   * MCP prompts and resources for core's input pipeline (custom commands and skills come from the
+   * registry's entries for them, which are for completion and /help: the pipeline resolves and
+   * expands them).
    */
   sources?: Omit<InputSources, 'listFiles'>;
   addItem(item: NewHistoryItem): void;
@@ -96,7 +97,8 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
         {
           frontEnd: 'terminal',
           session,
-          sources: { ...sources, listFiles },
+          // The registry's custom commands and skills (reloads update it in place), then the MCP side.
+          sources: { ...broughtSources(commands), ...sources, listFiles },
           signal: new AbortController().signal,
           extraCommands: ownCommands,
         },
