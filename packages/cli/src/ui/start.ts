@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import {
-  FileIndex,
   kodoHome,
   type LoadedSettings,
+  loadInputFiles,
   MemoryInbox,
   newSessionId,
   proposeMemories,
@@ -121,7 +121,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
-  const fileIndex = new FileIndex(cwd);
+  const fileIndex = new (await loadInputFiles()).FileIndex(cwd);
   const historyStore = new InputHistoryStore(join(kodoHome(env), 'input-history.jsonl'));
   const sessionId = await mountApp(
     {

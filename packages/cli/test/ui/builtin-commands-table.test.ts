@@ -8,7 +8,9 @@ import { builtinCommands } from '../../src/ui/commands/registry';
 describe('built-in commands as data', () => {
   it('the terminal runs exactly the table’s terminal commands, under the same names and aliases', () => {
     const registry = builtinCommands();
-    registry.push(...extensionSlashCommands({ loaded: undefined, reload: async () => [] }, registry, new Set()));
+    registry.push(
+      ...extensionSlashCommands({ loaded: undefined, reload: async () => [] }, registry, new Set()),
+    );
     const names = (entries: readonly { name: string; aliases?: readonly string[] }[]) =>
       entries.map((entry) => [entry.name, ...(entry.aliases ?? [])].sort().join(' ')).sort();
     expect(names(registry)).toEqual(names(builtinCommandsFor('terminal')));

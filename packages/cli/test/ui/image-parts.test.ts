@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   acceptsImages,
-  expandAtReferences,
-  findPastedImagePaths,
+  loadInputFiles,
   MAX_IMAGE_BYTES,
   Session,
   ToolRegistry,
@@ -25,6 +24,8 @@ import {
 } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildGenerator } from '../../src/generator';
+
+const { expandAtReferences, findPastedImagePaths } = await loadInputFiles();
 
 /** The PNG signature and a little more: providers are mocks, the bytes only have to match. */
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3, 4]);

@@ -1,14 +1,13 @@
 // The input pipeline (docs/architecture.md, "Input"): what a line means, in every front end.
-export { type ExpandedPrompt, expandAtReferences, findAtReferences } from './at-references';
 export {
   BUILTIN_COMMANDS,
   type BuiltinCommand,
   builtinCommandsFor,
   findBuiltinCommand,
 } from './builtin-commands';
-export { FileIndex } from './file-index';
 export { startSessionWithHookContext } from './hook-context';
-export { findPastedImagePaths, imageMimeType, MAX_IMAGE_BYTES } from './image-references';
+export { MAX_IMAGE_BYTES } from './image-limits';
+export { type InputFilesModule, loadInputFiles } from './lazy';
 export { resolveInput } from './pipeline';
 export { runShellLine, type ShellLineResult } from './shell-line';
 export { shellCommandNote } from './shell-note';

@@ -22,11 +22,13 @@ import { loadExtensionsModule } from '../extensions/lazy';
 import { acceptsImages } from '../llm/models';
 import { type McpPromptCommand, parsePromptArguments, promptHelp, promptText } from '../mcp/prompts';
 import type { SkillDefinition } from '../skills/definition';
-import { expandAtReferences } from './at-references';
+import { loadInputFiles } from './lazy';
 import { activateSkill, skillActivationParts } from './skills';
 import { findSlashTarget, listCommands, parseSlash } from './slash';
 import { commandTemplateServices } from './template-services';
 import type { FrontEnd, LineInput, ResolvedInput, ResolveOptions } from './types';
+
+const IMAGE_NAME = /\.(?:png|jpe?g|webp|gif)\b/i;
 
 export async function resolveInput(input: LineInput, options: ResolveOptions): Promise<ResolvedInput> {
   const { text } = input;
@@ -75,7 +77,11 @@ async function typedPrompt(input: LineInput, options: ResolveOptions): Promise<R
   const agentNames = session.agents.list().map((agent) => agent.name);
   const isAgent = (reference: string) =>
     agentNames.some((name) => name.toLowerCase() === reference.toLowerCase());
-  if (text.includes('@') || text.includes('/') || text.includes('\\')) {
+  // `@path`, or the path of an image pasted into the prompt.
+  if (text.includes('@') || IMAGE_NAME.test(text)) {
+    // Loaded for a prompt that may reference files (it reads them: fs/promises is not on the way
+    // to a plain prompt's first request).
+    const { expandAtReferences } = await loadInputFiles();
     const expanded = await expandAtReferences(text, {
       workspace: session.toolContext.workspace,
       listFiles: sources.listFiles ?? (() => listWorkspaceFiles(session.toolContext.workspace.cwd)),
@@ -109,7 +115,7 @@ function isResourceReference(reference: string, servers: ReadonlySet<string>): b
 }
 
 async function listWorkspaceFiles(cwd: string): Promise<string[]> {
-  const { FileIndex } = await import('./file-index');
+  const { FileIndex } = await loadInputFiles();
   return new FileIndex(cwd).entries();
 }
 
