@@ -16,6 +16,7 @@ import {
   SessionStore,
   type Settings,
   type SettingsScope,
+  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
@@ -162,8 +163,7 @@ export class AcpAgent {
     const cwd = checkedCwd(params.cwd);
     const sessionId = newSessionId();
     const open = await this.open({ sessionId, cwd, mcpServers: params.mcpServers, client });
-    const { context } = await open.cli.session.start('startup');
-    if (context) open.cli.session.addContext([{ text: context }]);
+    await startSessionWithHookContext(open.cli.session, 'startup');
     this.announceCommands(sessionId, open, client);
     return { sessionId, ...this.sessionState(open) };
   }
@@ -197,8 +197,7 @@ export class AcpAgent {
     }
     open.title = summary.title;
     await notify(sessionInfoUpdate(summary.title, summary.lastUpdated));
-    const { context } = await open.cli.session.start('resume');
-    if (context) open.cli.session.addContext([{ text: context }]);
+    await startSessionWithHookContext(open.cli.session, 'resume');
     this.announceCommands(summary.id, open, client);
     return this.sessionState(open);
   }
