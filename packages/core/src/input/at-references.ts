@@ -32,6 +32,11 @@ export interface AtReferenceOptions {
   listFiles: () => Promise<string[]>;
   /** Whether the model reads images; without it, images are left out as for an unknown model. */
   images?: ImageSupport;
+  /**
+   * Whether the project's ignore files exclude a path (`.env`, build output): such a file is not
+   * attached, as `read_file` would refuse it. Without it nothing is excluded.
+   */
+  isIgnored?: (absolutePath: string) => boolean;
   /** References another step handles (`@server:uri` of an MCP server): neither attached nor reported. */
   skip?: (reference: string) => boolean;
 }
@@ -93,6 +98,10 @@ export async function expandAtReferences(text: string, options: AtReferenceOptio
     }
     const rel = relative(workspace.cwd, resolved.path).split('\\').join('/');
     if (!isDirectory) {
+      if (options.isIgnored?.(resolved.path)) {
+        skipped.push(`@${reference}: excluded by the project's ignore files`);
+        continue;
+      }
       files.push(resolved.path);
       continue;
     }

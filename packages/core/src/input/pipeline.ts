@@ -81,9 +81,10 @@ async function typedPrompt(input: LineInput, options: ResolveOptions): Promise<R
   if (text.includes('@') || IMAGE_NAME.test(text)) {
     // Loaded for a prompt that may reference files (it reads them: fs/promises is not on the way
     // to a plain prompt's first request).
-    const { expandAtReferences } = await loadInputFiles();
+    const { expandAtReferences, ignoredPathCheck } = await loadInputFiles();
     const expanded = await expandAtReferences(text, {
       workspace: session.toolContext.workspace,
+      isIgnored: ignoredPathCheck(session.toolContext.workspace, session.toolContext.fileFiltering),
       listFiles: sources.listFiles ?? (() => listWorkspaceFiles(session.toolContext.workspace.cwd)),
       images: { model: session.model, accepted: acceptsImages(session.model) },
       // `@server:uri` was the MCP step's, `@agent` is the routing step's: neither is a file.

@@ -11,6 +11,7 @@ import type { McpResourceSource } from '../mcp/resources';
 import type { CompletedToolCall } from '../scheduler/scheduler';
 import type { ToolCallRequester } from '../session/user-tool-call';
 import type { SkillDefinition } from '../skills/definition';
+import type { FileFiltering } from '../tools/file-filtering';
 import type { Workspace } from '../tools/workspace';
 
 /** The front ends a line can come from. */
@@ -19,7 +20,7 @@ export type FrontEnd = 'terminal' | 'headless' | 'acp' | 'sdk';
 /** What the pipeline needs of the session a line goes to (a `Session` is one). */
 export interface InputSession {
   readonly model: string;
-  readonly toolContext: { readonly workspace: Workspace };
+  readonly toolContext: { readonly workspace: Workspace; readonly fileFiltering?: Partial<FileFiltering> };
   readonly agents: { list(): readonly { name: string }[] };
   runUserToolCall(
     name: string,

@@ -156,6 +156,20 @@ describe('resolveInput: typed prompts', () => {
     expect(resolved.prompt).toContain('Content from @tiny:tiny://notes/hello:\nHello from a resource.');
   });
 
+  it('does not attach a file the project’s ignore files exclude (read_file would refuse it)', async () => {
+    const fake = fakeSession();
+    writeFileSync(join(fake.root, '.gitignore'), '.env\n');
+    writeFileSync(join(fake.root, '.env'), 'SECRET=1');
+    const resolved = await resolve('what is in @.env', {
+      session: fake,
+      sources: { listFiles: async () => [] },
+    });
+    expect(resolved).toMatchObject({ kind: 'prompt', attached: [] });
+    if (resolved.kind !== 'prompt') return;
+    expect(resolved.skipped).toEqual(["@.env: excluded by the project's ignore files"]);
+    expect(JSON.stringify(resolved.prompt)).not.toContain('SECRET');
+  });
+
   it('puts parts the editor sent (images) after the text, and keeps a plain prompt a string', async () => {
     const image: Part = { inlineData: { mimeType: 'image/png', data: 'AAAA' } };
     const withImage = await resolve('what is this?', { parts: [image] });
