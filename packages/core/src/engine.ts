@@ -97,6 +97,7 @@ export {
   type SessionEndReason,
   type SessionStartSource,
 } from './hooks/types';
+export * from './input/index';
 export { catalogueEntries } from './llm/catalogue';
 export { CATALOGUE_SOURCE, CATALOGUE_UPDATED } from './llm/catalogue.generated';
 export type { ContextWindowSource } from './llm/context-windows';

@@ -9,15 +9,19 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import {
+  type InputSources,
   type LoadedSession,
   type McpServerSettings,
   newSessionId,
   type Runtime,
+  resolveInput,
+  runShellLine,
   type Session,
   SessionStore,
   type SessionSummary,
   type Settings,
   type SettingsScope,
+  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
@@ -29,7 +33,7 @@ import { availableCommands, runSessionCommand } from './commands';
 import { editorTextFiles } from './editor-files';
 import { EditorTerminals } from './editor-terminal';
 import { editorConfirmHandler } from './permissions';
-import { promptParts, promptText } from './prompt-content';
+import { promptLine } from './prompt-content';
 import { replayUpdates } from './replay';
 import { applyConfigOption, applyMode, configOptions, modeState, stateUpdates } from './session-config';
 import { deleteRecordedSession, listRecordedSessions } from './session-list';
@@ -170,8 +174,7 @@ export class AcpAgent {
     const cwd = checkedCwd(params.cwd);
     const sessionId = newSessionId();
     const open = await this.open({ sessionId, cwd, mcpServers: params.mcpServers, client });
-    const { context } = await open.session.start('startup');
-    if (context) open.session.addContext([{ text: context }]);
+    await startSessionWithHookContext(open.session, 'startup');
     this.announceCommands(sessionId, open, client);
     return { sessionId, ...this.sessionState(open) };
   }
@@ -205,8 +208,7 @@ export class AcpAgent {
     }
     open.title = summary.title;
     await notify(sessionInfoUpdate(summary.title, summary.lastUpdated));
-    const { context } = await open.session.start('resume');
-    if (context) open.session.addContext([{ text: context }]);
+    await startSessionWithHookContext(open.session, 'resume');
     this.announceCommands(summary.id, open, client);
     return this.sessionState(open);
   }
@@ -251,28 +253,33 @@ export class AcpAgent {
     signal: AbortSignal,
   ): Promise<acp.PromptResponse> {
     const { session } = open;
-    const text = promptText(params.prompt);
-    const commandOutput = await runSessionCommand(text, { session, runtime: open.runtime }, signal);
-    if (commandOutput !== undefined) {
-      await client.notify('session/update', {
+    const line = promptLine(params.prompt);
+    const text = line.text;
+    const say = (message: string) =>
+      client.notify('session/update', {
         sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: commandOutput } },
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message } },
       });
+    // One meaning in every front end: core's input pipeline decides what the prompt is.
+    const resolved = await resolveInput(line, {
+      frontEnd: 'acp',
+      session,
+      sources: inputSources(open.runtime),
+      signal,
+    });
+    if (resolved.kind === 'error') throw acp.RequestError.invalidParams(undefined, resolved.message);
+    if (resolved.kind === 'session_command') {
+      await say(await runSessionCommand(resolved, { session, runtime: open.runtime }, signal));
       return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
     }
-    let parts = promptParts(params.prompt);
-    if (open.runtime.mcp && text.startsWith('/')) {
-      const { expandMcpInput } = await import('../headless/mcp-input');
-      try {
-        const expanded = await expandMcpInput(text, open.runtime.mcp, {
-          signal,
-          onWarning: this.options.log,
-        });
-        if (expanded !== text) parts = [{ text: expanded }];
-      } catch (error) {
-        throw acp.RequestError.invalidParams(undefined, (error as Error).message);
-      }
+    if (resolved.kind === 'shell') {
+      const result = await runShellLine(session, resolved.command, { frontEnd: 'acp', signal });
+      await say(
+        result.ran ? result.output : `Shell command '${resolved.command}' was not run: ${result.output}`,
+      );
+      return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
     }
+    for (const skipped of resolved.skipped) await say(`Not attached: ${skipped}\n`);
     try {
       return await runPromptTurn(
         {
@@ -284,7 +291,7 @@ export class AcpAgent {
           calls: open.calls,
           ...(open.terminals ? { terminals: open.terminals } : {}),
         },
-        parts,
+        resolved.prompt,
         signal,
       );
     } finally {
@@ -435,7 +442,7 @@ export class AcpAgent {
           sessionId,
           update: {
             sessionUpdate: 'available_commands_update',
-            availableCommands: availableCommands(open.runtime.mcp),
+            availableCommands: availableCommands(inputSources(open.runtime)),
           },
         })
         .catch(() => undefined);
@@ -489,4 +496,13 @@ function asRequestError(error: unknown): acp.RequestError {
     return acp.RequestError.invalidParams(undefined, error.message);
   }
   return acp.RequestError.internalError(undefined, (error as Error)?.message ?? String(error));
+}
+
+/** Where the session's commands, skills and MCP prompts come from (read per prompt). */
+function inputSources(runtime: Runtime): InputSources {
+  return {
+    commands: () => runtime.extensibility?.loaded.commands ?? [],
+    skills: () => runtime.extensibility?.loaded.skills ?? [],
+    ...(runtime.mcp ? { mcp: runtime.mcp } : {}),
+  };
 }

@@ -3,9 +3,11 @@ import {
   newSessionId,
   type Part,
   type Runtime,
-  routeAgentMention,
+  resolveInput,
+  type Session,
   type Settings,
   type SettingsScope,
+  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
@@ -13,8 +15,6 @@ import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
 import { asFatalError, createCliRuntime } from '../runtime-setup';
 import { resolveSessionStart } from '../sessions';
-import { expandHeadlessCommand } from './custom-command';
-import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
 import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';
@@ -97,45 +97,47 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
     // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.
     if (output.sessionChange) session.subscribe(output.sessionChange);
-    // SessionStart's added context goes before the first prompt, in the same message (the
-    // interactive UI adds it as a turn of its own instead).
-    const { context: hookContext } = await session.start(
-      start.resume ? 'resume' : 'startup',
-      controller.signal,
-    );
+    // SessionStart's added context joins the conversation as context, as in every front end
+    // (docs/architecture.md, "Input").
+    await startSessionWithHookContext(session, start.resume ? 'resume' : 'startup', controller.signal);
     const live = session;
-    let pendingHookContext = hookContext;
     const watchLength = favourMemoryWhenLong({});
     const runPrompt = async (text: string, parts?: Part[]): Promise<number> => {
       const started = monotonicMs();
-      const hookText = pendingHookContext;
-      pendingHookContext = undefined;
-      // A custom slash command (`/git:commit now`) expands to its prompt first.
-      const command = await expandHeadlessCommand(text, {
-        session: live,
-        ...(extensibility ? { extensibility: extensibility.loaded } : {}),
-        ...(mcp ? { mcp } : {}),
-        signal: controller.signal,
-        onEvent: (event) => output.event(event),
-      });
-      let prompt: string | Part[];
-      if (command) {
-        prompt = hookText ? [{ text: `${hookText}\n\n` }, ...command] : command;
-      } else {
-        const expanded = mcp
-          ? await expandMcpInput(text, mcp, { signal: controller.signal, onWarning: warn })
-          : text;
-        const routed = routeAgentMention(
-          expanded,
-          live.agents.list().map((agent) => agent.name),
-        ).prompt;
-        const withHooks = hookText ? `${hookText}\n\n${routed}` : routed;
-        // Blocks other than text (images) go as parts; MCP and hook expansion work on text.
-        prompt = parts?.some((part) => part.inlineData)
-          ? [{ text: withHooks }, ...parts.filter((part) => part.inlineData)]
-          : withHooks;
+      // One meaning for every front end: custom commands, skills, MCP prompts, `@` references.
+      const resolved = await resolveInput(
+        {
+          text,
+          ...(parts?.some((part) => part.inlineData)
+            ? { parts: parts.filter((part) => part.inlineData) }
+            : {}),
+        },
+        {
+          frontEnd: 'headless',
+          session: live,
+          sources: {
+            commands: () => extensibility?.loaded.commands ?? [],
+            skills: () => extensibility?.loaded.skills ?? [],
+            ...(mcp ? { mcp } : {}),
+          },
+          signal: controller.signal,
+          onEvent: (event) => output.event(event),
+        },
+      );
+      if (resolved.kind === 'error') throw new FatalError(resolved.message, ExitCode.input);
+      if (resolved.kind === 'session_command') {
+        throw new FatalError(`/${resolved.name} does not run headless.`, ExitCode.input);
       }
-      const stream = live.sendMessage(prompt, controller.signal);
+      if (resolved.kind === 'shell') {
+        const { runHeadlessShell } = await import('./shell-line');
+        return runHeadlessShell(live, resolved.command, {
+          output,
+          signal: controller.signal,
+          durationFrom: started,
+        });
+      }
+      for (const skipped of resolved.skipped) warn(`Not attached: ${skipped}`);
+      const stream = live.sendMessage(resolved.prompt, controller.signal);
       let next = await stream.next();
       while (!next.done) {
         watchLength(next.value);

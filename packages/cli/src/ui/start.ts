@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   kodoHome,
   type LoadedSettings,
+  loadInputFiles,
   MemoryInbox,
   proposeMemories,
   type Runtime,
@@ -20,7 +21,6 @@ import { extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';
 import { ConfirmationBridge } from './confirmation-bridge';
 import { extensibilityHandle } from './extensibility-handle';
-import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
@@ -129,7 +129,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
-  const fileIndex = new FileIndex(cwd);
+  const fileIndex = new (await loadInputFiles()).FileIndex(cwd);
   const historyStore = new InputHistoryStore(join(kodoHome(env), 'input-history.jsonl'));
   const sessionId = await mountApp(
     {
@@ -173,6 +173,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       questions,
       terminals,
       commands: allCommands(runtime, context),
+      // MCP prompts and resources for core's input pipeline (commands and skills are in `commands`).
+      ...(runtime.mcp ? { inputSources: { mcp: runtime.mcp } } : {}),
       settings,
       version: context.version,
       cwd,
