@@ -252,6 +252,7 @@ export const settingsSchema = group({
       topK: positiveWhole(),
       effort: effortSchema,
       wireApi: z.enum(['responses', 'chat']),
+      headers: z.record(z.string(), z.string()),
       modelOverrides: z.record(z.string(), modelOverrideSchema),
     }),
   ),

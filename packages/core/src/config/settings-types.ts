@@ -251,6 +251,11 @@ export interface ProviderProfileSettings {
   /** `type: "openai"` only: `responses` or `chat`; unset = by the server and model (docs/providers.md). */
   wireApi?: string;
   /**
+   * Extra HTTP headers on every request to this provider (a gateway's routing or tenant header).
+   * The values are secrets to kodo: sent, never logged or recorded.
+   */
+  headers?: Record<string, string>;
+  /**
    * Per model id: windows, output limits, prices and capabilities that win over kodo's catalogue
    * (models.dev), or describe a model it does not list (`kodo models` shows them).
    */

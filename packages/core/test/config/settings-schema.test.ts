@@ -146,6 +146,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
       toolChoice: 'required',
       effort: 'low',
       wireApi: 'chat',
+      headers: { 'X-Tenant': 't' },
       contextWindow: 8192,
       temperature: 0.2,
       topP: 0.9,
