@@ -20,6 +20,7 @@ import {
   UnknownProviderError,
 } from '@kodo/core/engine';
 import { ExitCode, FatalError } from './exit-codes';
+import { unsupportedSignInMessage } from './google-sign-in';
 
 export interface GeneratorChoice {
   fakeResponses: string | undefined;
@@ -140,8 +141,11 @@ function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; m
       effortOverride: choice.effortOverride,
     });
     const { connection, spec } = resolver.resolve(choice.model);
-    if (connection.missingKey)
-      throw new FatalError(missingKeyMessage(connection), ExitCode.auth, 'AuthError');
+    if (connection.missingKey) {
+      // A Google sign-in or Vertex user is told why their setup does not carry over.
+      const signIn = connection.name === 'gemini' ? unsupportedSignInMessage(choice.env) : undefined;
+      throw new FatalError(signIn ?? missingKeyMessage(connection), ExitCode.auth, 'AuthError');
+    }
     const router = new ProviderRouter({
       resolver,
       env: choice.env,

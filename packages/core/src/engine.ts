@@ -25,6 +25,7 @@ export {
   UNTRUSTED_ENV_ALLOWLIST,
 } from './config/env-file';
 export { geminiHome, kodoHome, userHome } from './config/paths';
+export { parseJsonc } from './utils/jsonc';
 export { projectId, projectTempDir } from './config/project';
 export {
   type LoadedSettings,
