@@ -25,7 +25,6 @@ export {
   UNTRUSTED_ENV_ALLOWLIST,
 } from './config/env-file';
 export { geminiHome, kodoHome, userHome } from './config/paths';
-export { parseJsonc } from './utils/jsonc';
 export { projectId, projectTempDir } from './config/project';
 export {
   type LoadedSettings,
@@ -302,5 +301,6 @@ export { newSessionId } from './utils/ids';
 export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
+export { parseJsonc } from './utils/jsonc';
 export { splitOutsideParens } from './utils/split-list';
 export { AnsiStripper, stripEscapeSequences, stripTerminalControls } from './utils/terminal-text';
