@@ -86,8 +86,8 @@ export async function runDoctorChecks(place: { cwd: string; env: NodeJS.ProcessE
   );
   note(
     join(cwd, '.mcp.json'),
-    'ignored',
-    "Claude Code's project MCP servers: not read yet (add them with kodo mcp add)",
+    'honoured',
+    "Claude Code's project MCP servers (trusted folders; the project's settings win on a name)",
   );
   note(join(home, '.claude.json'), 'ignored', 'Claude Code user state and MCP servers: not read');
   note(join(home, '.codex', 'config.toml'), 'ignored', 'Codex settings: not read');
