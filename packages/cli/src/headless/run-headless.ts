@@ -1,4 +1,5 @@
 import {
+  kodoHome,
   type McpManager,
   monotonicMs,
   newSessionId,
@@ -185,6 +186,17 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
         },
         stopped: () => controller.signal.aborted,
       });
+    }
+    // Auto-memory is off headless unless `memory.inbox` (or KODO_AUTO_MEMORY) turns it on.
+    if (settings.memory?.inbox !== undefined || env.KODO_AUTO_MEMORY) {
+      const memory = await import('../auto-memory');
+      if (memory.autoMemoryOn(settings, env, { interactive: false })) {
+        await memory.proposeToInbox(
+          session,
+          { kodoHome: kodoHome(env), projectRoot: context.cwd },
+          { signal: controller.signal },
+        );
+      }
     }
     await session.dispose();
     return code;

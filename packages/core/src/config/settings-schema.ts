@@ -267,6 +267,7 @@ export const settingsSchema = group({
     maxTime: z.union([z.number().positive(), z.string()]),
   }),
   skills: group({ disabled: strings() }),
+  memory: group({ inbox: z.boolean() }),
   agents: group({
     maxTurns: positiveWhole(),
     maxTimeMinutes: z.number().positive(),

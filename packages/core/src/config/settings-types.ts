@@ -41,6 +41,11 @@ export interface Settings {
   /** Hard limits for a session (the `--max-*` flags win); see session/budgets.ts. */
   budgets?: BudgetSettings;
   skills?: { /** Skill names that are not loaded (a union across scopes). */ disabled?: string[] };
+  /**
+   * `inbox`: auto-memory, the end-of-session proposal of durable facts to the inbox (`/memory
+   * inbox`). Unset: on in interactive sessions, off headless; true or false: so for both.
+   */
+  memory?: { inbox?: boolean };
   agents?: AgentsSettings;
   /** Policy files or directories for the user tier (like `--policy`). */
   policyPaths?: string[];

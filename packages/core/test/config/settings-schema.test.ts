@@ -208,6 +208,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
   mcp: { allowed: ['files'], excluded: ['other'] },
   budgets: { maxBudgetUsd: 5, maxTokens: 100000, maxToolCalls: 50, maxTime: '15m' },
   skills: { disabled: ['pdf'] },
+  memory: { inbox: false },
   agents: {
     maxTurns: 20,
     maxTimeMinutes: 10,
