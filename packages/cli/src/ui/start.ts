@@ -208,7 +208,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     await ended.mcp?.dispose();
   }
   const last = sessions.at(-1)?.session;
-  if (last && autoMemoryOn(settings.merged, env, { interactive: true })) {
+  // A replay (--fake-responses) has no model to ask.
+  if (last && !args.fakeResponses && autoMemoryOn(settings.merged, env, { interactive: true })) {
     const added = await proposeAtExit(last, { kodoHome: kodoHome(env), projectRoot: cwd }, stdout);
     if (added > 0) {
       stdout.write(
