@@ -12,6 +12,7 @@ import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
 import { writeHotPack } from './hot-pack.mjs';
 import { copyRuntimeAssets } from './package-assets.mjs';
+import { writeBundledLicences } from './third-party-licenses.mjs';
 import { prepareWarmUp, warmCodeCache } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -182,6 +183,14 @@ await copyRuntimeAssets(cliDist);
 for (const dist of [cliDist, coreDist]) {
   await cp(join(root, 'THIRD_PARTY_NOTICES.md'), join(dist, 'THIRD_PARTY_NOTICES.md'));
 }
+// …and the licence of every package the CLI bundle inlines or copies (the build fails for one
+// without a licence text). The core bundle keeps its packages external: nothing to add there.
+await writeBundledLicences({
+  dist: cliDist,
+  metafiles: [metafile],
+  extraPackageDirs: ['node_modules/web-tree-sitter', 'node_modules/tree-sitter-bash'],
+  workingDir: root,
+});
 
 // One real headless run against a local stand-in for the Gemini API leaves V8's code cache for the
 // start-up path in dist/code-cache (see packages/cli/src/code-cache.ts).

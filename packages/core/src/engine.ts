@@ -320,5 +320,6 @@ export { newSessionId } from './utils/ids';
 export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
+export { parseJsonc } from './utils/jsonc';
 export { splitOutsideParens } from './utils/split-list';
 export { AnsiStripper, stripEscapeSequences, stripTerminalControls } from './utils/terminal-text';

@@ -1,4 +1,5 @@
 import {
+  kodoHome,
   monotonicMs,
   newSessionId,
   type Part,
@@ -169,18 +170,32 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     if (input !== undefined) {
       code = await runPrompt(input);
     } else {
-      const { inputLines, parseUserLine } = await import('./stream-input');
-      for await (const line of inputLines(context.stdin ?? process.stdin)) {
-        if (line.trim() === '') continue;
-        const parsed = parseUserLine(line);
-        if (!parsed.ok) {
-          if (output.inputError) output.inputError(parsed.message);
-          else streams.stderr.write(`[ERROR] ${parsed.message}\n`);
-          continue;
-        }
-        output.nextPrompt?.(parsed.text);
-        code = await runPrompt(parsed.text, parsed.parts);
-        if (controller.signal.aborted) break;
+      const { inputLines, runConversation } = await import('./stream-input');
+      // Lines are read while a turn runs: they steer it or wait for it (stream-input.ts).
+      code = await runConversation({
+        lines: inputLines(context.stdin ?? process.stdin),
+        run: (text, parts) => {
+          output.nextPrompt?.(text);
+          return runPrompt(text, parts);
+        },
+        steer: (text) => live.steer(text),
+        takeSteering: () => live.takeSteering(),
+        invalid: (message) => {
+          if (output.inputError) output.inputError(message);
+          else streams.stderr.write(`[ERROR] ${message}\n`);
+        },
+        stopped: () => controller.signal.aborted,
+      });
+    }
+    // Auto-memory is off headless unless `memory.inbox` (or KODO_AUTO_MEMORY) turns it on.
+    if (settings.memory?.inbox !== undefined || env.KODO_AUTO_MEMORY) {
+      const memory = await import('../auto-memory');
+      if (memory.autoMemoryOn(settings, env, { interactive: false })) {
+        await memory.proposeToInbox(
+          session,
+          { kodoHome: kodoHome(env), projectRoot: context.cwd },
+          { signal: controller.signal },
+        );
       }
     }
     return code;

@@ -3,14 +3,13 @@ import {
   kodoHome,
   type LoadedSettings,
   loadInputFiles,
-  MemoryInbox,
-  proposeMemories,
   type Runtime,
   type RuntimeSession,
   type Session,
   userHome,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
+import { autoMemoryOn, proposeToInbox, worthProposing } from '../auto-memory';
 import { ExitCode, FatalError } from '../exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { asFatalError, createCliRuntime } from '../runtime-setup';
@@ -203,8 +202,9 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   // SessionEnd (`exit`) for the sessions still open (those /clear and /resume left had theirs),
   // then recordings, telemetry, background commands and MCP servers, in the runtime's order.
   await runtime.close();
-  if (env.KODO_AUTO_MEMORY === '1') {
-    const added = await proposeToInbox(current, { kodoHome: kodoHome(env), projectRoot: cwd });
+  // A replay (--fake-responses) has no model to ask.
+  if (!args.fakeResponses && autoMemoryOn(settings.merged, env, { interactive: true })) {
+    const added = await proposeAtExit(current, { kodoHome: kodoHome(env), projectRoot: cwd }, stdout);
     if (added > 0) {
       stdout.write(
         `\n${added} proposed ${added === 1 ? 'memory waits' : 'memories wait'} in the inbox: /memory inbox\n`,
@@ -255,20 +255,22 @@ async function loadUi(): Promise<typeof import('./mount')> {
 }
 
 /**
- * Auto-memory (KODO_AUTO_MEMORY=1): at the end of a session, one utility-model call proposes
- * durable facts; they wait in the project's inbox for `/memory accept` or `/memory drop`. Nothing
- * is written to a memory file here. A failed or slow call (20 s at most) proposes nothing.
+ * Auto-memory at exit (auto-memory.ts): skipped for trivial sessions, at most PROPOSAL_LIMIT_MS,
+ * and Ctrl+C skips it at once. Nothing is written to a memory file here.
  */
-async function proposeToInbox(
+async function proposeAtExit(
   session: Session,
   where: { kodoHome: string; projectRoot: string },
+  stdout: NodeJS.WritableStream,
 ): Promise<number> {
-  const model = session.toolContext.model;
-  if (!model) return 0;
+  if (!worthProposing(session.history())) return 0;
+  stdout.write('\nLooking for facts worth remembering (Ctrl+C skips)…\n');
+  const skip = new AbortController();
+  const onSigint = () => skip.abort();
+  process.on('SIGINT', onSigint);
   try {
-    const facts = await proposeMemories(model, session.history(), AbortSignal.timeout(20_000));
-    return new MemoryInbox(where.kodoHome, where.projectRoot).add(facts, session.id);
-  } catch {
-    return 0;
+    return await proposeToInbox(session, where, { signal: skip.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }

@@ -18,6 +18,7 @@ import {
 import { ProviderRouter } from '../llm/providers/router';
 import type { TransportTimeouts } from '../llm/providers/transport-limits';
 import type { RecordingContentGenerator } from '../llm/recording';
+import { unsupportedSignInMessage } from './google-sign-in';
 import { RuntimeSetupError } from './setup-error';
 
 export interface GeneratorChoice {
@@ -139,8 +140,11 @@ function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; m
       effortOverride: choice.effortOverride,
     });
     const { connection, spec } = resolver.resolve(choice.model);
-    if (connection.missingKey)
-      throw new RuntimeSetupError(missingKeyMessage(connection), 'auth', 'AuthError');
+    if (connection.missingKey) {
+      // A Google sign-in or Vertex user is told why their setup does not carry over.
+      const signIn = connection.name === 'gemini' ? unsupportedSignInMessage(choice.env) : undefined;
+      throw new RuntimeSetupError(signIn ?? missingKeyMessage(connection), 'auth', 'AuthError');
+    }
     const router = new ProviderRouter({
       resolver,
       env: choice.env,
