@@ -1,5 +1,5 @@
 import { type ProviderProfileSettings, ProviderResolver, type Settings } from '@kodo/core/engine';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 
 /**
  * The auth type this run would use, in Gemini CLI's names for the Gemini provider (from the

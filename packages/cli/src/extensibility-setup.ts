@@ -9,7 +9,7 @@ import {
   type SubagentDefinition,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 import { KODO_BUILD_KEY } from './version';
 
 /** What extensions, plugins, commands, skills and agents add to a session. */

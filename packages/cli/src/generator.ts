@@ -19,7 +19,7 @@ import {
   type TransportTimeouts,
   UnknownProviderError,
 } from '@kodo/core/engine';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 
 export interface GeneratorChoice {
   fakeResponses: string | undefined;

@@ -1,7 +1,7 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
 import { ArgsError, type CliArgs, parseCliArgs } from './args';
-import { ExitCode } from './exit-codes';
+import { ExitCode } from './shared/exit-codes';
 import { readPipedStdin } from './input';
 import { scrubInitialEnviron } from './scrub-environ';
 import { gateFolderTrust } from './trust-gate';

@@ -12,7 +12,7 @@ import {
   type ToolsSettings,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 
 /**
  * The session's sandbox and checkpoints from flags, environment and settings. Kept apart from the

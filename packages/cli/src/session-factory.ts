@@ -42,7 +42,7 @@ import {
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
 import { checkEnforcedAuth, providerTypeOf } from './auth-check';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 import { type CliExtensibility, loadCliExtensibility, subagentsFrom } from './extensibility-setup';
 import { type BuiltGenerator, buildGenerator, modelTimeouts } from './generator';
 import { startMcpServers } from './mcp-setup';

@@ -12,7 +12,7 @@ import {
   type SessionSummary,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 
 export interface SessionPlace {
   /** The project (kodo uses the working directory). */

@@ -21,7 +21,7 @@ import {
   unverifiableTrustMessage,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
-import { ExitCode } from './exit-codes';
+import { ExitCode } from './shared/exit-codes';
 
 /**
  * Folder trust at startup. The user's settings decide whether the feature is on

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Settings } from '@kodo/core/engine';
 import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 
 /**
  * The directories the file tools may touch and the sandbox binds writable: the working

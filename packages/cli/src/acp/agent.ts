@@ -15,7 +15,7 @@ import {
   type SettingsScope,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
-import { ExitCode, FatalError } from '../exit-codes';
+import { ExitCode, FatalError } from '../shared/exit-codes';
 import { type CliSession, createCliSession } from '../session-factory';
 import { KODO_VERSION } from '../version';
 import { CallIds } from './call-ids';

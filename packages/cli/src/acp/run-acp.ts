@@ -4,7 +4,7 @@
  */
 import type { Settings, SettingsScope } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 import { AcpAgent } from './agent';
 import { acpWire } from './json-lines';
 

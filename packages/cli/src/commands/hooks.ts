@@ -12,7 +12,7 @@ import {
   loadSettings,
   SettingsError,
 } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 import { HOOKS_HELP } from '../help';
 import type { SlashCommand } from '../ui/commands/types';
 

@@ -5,7 +5,7 @@
  * refresh what is stored; they never sign in by themselves.
  */
 import { loadMcpModule } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 import { openBrowser } from '../open-browser';
 import { settingsForFolder } from '../trust-gate';
 import type { McpCommandContext } from './mcp';

@@ -20,7 +20,7 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ArgsError, type CliArgs, parseCliArgs } from '../args';
-import { FatalError } from '../exit-codes';
+import { FatalError } from '../shared/exit-codes';
 import { type CliSession, type CliSessionSetup, createCliSession } from '../session-factory';
 import { gateFolderTrust } from '../trust-gate';
 import { KODO_VERSION } from '../version';

@@ -11,7 +11,7 @@ import {
   sanitizeEnv,
   ToolRegistry,
 } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 import { MCP_HELP } from '../help';
 import { keepingTrustFingerprint, settingsForFolder } from '../trust-gate';
 import { formatServer } from './mcp-status';

@@ -12,7 +12,7 @@ import {
   ToolRegistry,
   Workspace,
 } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 import { createTranscriptRenderer, styles } from './render';
 
 const DEMO_PROMPT = 'The tests in this project fail. Find the bug, fix it, and make sure the tests pass.';

@@ -8,7 +8,7 @@ import type {
   TemplateServices,
 } from '@kodo/core/engine';
 import { loadExtensionsModule, qualifiedCommandName } from '@kodo/core/engine';
-import { ExitCode, FatalError } from '../exit-codes';
+import { ExitCode, FatalError } from '../shared/exit-codes';
 import { userToolServices } from '../user-tool-calls';
 
 const SLASH = /^\/([A-Za-z0-9_][\w:.-]*)(?:\s+([\s\S]*))?$/;

@@ -1,6 +1,6 @@
 import type { AgentEvent, BudgetUsage } from '@kodo/core/engine';
 import { stripTerminalControls } from '@kodo/core/engine';
-import { ExitCode, type FatalError } from '../exit-codes';
+import { ExitCode, type FatalError } from '../shared/exit-codes';
 import {
   exitCodeFor,
   type HeadlessOutput,

@@ -1,5 +1,5 @@
 import type { AgentEvent, BudgetUsage, LoopOutcome, SessionChange, SessionStats } from '@kodo/core/engine';
-import { ExitCode, exitCodeForHttpStatus, type FatalError, processExitCode } from '../exit-codes';
+import { ExitCode, exitCodeForHttpStatus, type FatalError, processExitCode } from '../shared/exit-codes';
 import type { StructuredResult } from './structured-output';
 
 /** A headless front end: consumes the Session's events and chooses the exit code. */

@@ -9,7 +9,7 @@ import {
   type SettingsScope,
 } from '@kodo/core/engine';
 import type { CliArgs, OutputFormat } from '../args';
-import { ExitCode, FatalError } from '../exit-codes';
+import { ExitCode, FatalError } from '../shared/exit-codes';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
 import { createCliSession } from '../session-factory';

@@ -1,6 +1,6 @@
 import type { AgentEvent, LoopOutcome, SessionStats } from '@kodo/core/engine';
 import { stripTerminalControls } from '@kodo/core/engine';
-import { ExitCode, type FatalError } from '../exit-codes';
+import { ExitCode, type FatalError } from '../shared/exit-codes';
 import type { StreamEvent } from './events-schema';
 import { costSummary } from './json';
 import {

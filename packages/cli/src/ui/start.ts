@@ -10,7 +10,7 @@ import {
   userHome,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
-import { ExitCode, FatalError } from '../exit-codes';
+import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
