@@ -8,7 +8,7 @@ import {
   type SettingsScope,
   type SubagentDefinition,
 } from '@kodo/core/engine';
-import type { CliArgs } from './args';
+import type { CliArgs } from './shared/args';
 import { ExitCode, FatalError } from './shared/exit-codes';
 import { KODO_BUILD_KEY } from './version';
 

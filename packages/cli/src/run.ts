@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
-import { ArgsError, type CliArgs, parseCliArgs } from './args';
+import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
 import { ExitCode } from './shared/exit-codes';
 import { readPipedStdin } from './input';
 import { scrubInitialEnviron } from './scrub-environ';

@@ -40,7 +40,7 @@ import {
   unpricedModelRefusal,
   Workspace,
 } from '@kodo/core/engine';
-import type { CliArgs } from './args';
+import type { CliArgs } from './shared/args';
 import { checkEnforcedAuth, providerTypeOf } from './auth-check';
 import { ExitCode, FatalError } from './shared/exit-codes';
 import { type CliExtensibility, loadCliExtensibility, subagentsFrom } from './extensibility-setup';

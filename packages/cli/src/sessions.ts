@@ -11,7 +11,7 @@ import {
   SessionStore,
   type SessionSummary,
 } from '@kodo/core/engine';
-import type { CliArgs } from './args';
+import type { CliArgs } from './shared/args';
 import { ExitCode, FatalError } from './shared/exit-codes';
 
 export interface SessionPlace {

@@ -20,7 +20,7 @@ import {
   unverifiableReason,
   unverifiableTrustMessage,
 } from '@kodo/core/engine';
-import type { CliArgs } from './args';
+import type { CliArgs } from './shared/args';
 import { ExitCode } from './shared/exit-codes';
 
 /**

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Settings } from '@kodo/core/engine';
-import type { CliArgs } from './args';
+import type { CliArgs } from './shared/args';
 import { ExitCode, FatalError } from './shared/exit-codes';
 
 /**

@@ -14,7 +14,7 @@ import {
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
+import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { type CliSession, createCliSession } from '../session-factory';
 import { KODO_VERSION } from '../version';

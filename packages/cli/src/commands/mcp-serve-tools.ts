@@ -9,7 +9,7 @@
 
 import type { CompletedToolCall, ConfirmHandler, ContentGenerator, Part } from '@kodo/core/engine';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CliArgs } from '../args';
+import type { CliArgs } from '../shared/args';
 import type { BuiltGenerator } from '../generator';
 import type { CliSession } from '../session-factory';
 import type { ServeContext } from './mcp-serve';

@@ -19,7 +19,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ArgsError, type CliArgs, parseCliArgs } from '../args';
+import { ArgsError, type CliArgs, parseCliArgs } from '../shared/args';
 import { FatalError } from '../shared/exit-codes';
 import { type CliSession, type CliSessionSetup, createCliSession } from '../session-factory';
 import { gateFolderTrust } from '../trust-gate';

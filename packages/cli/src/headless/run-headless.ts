@@ -8,7 +8,7 @@ import {
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
-import type { CliArgs, OutputFormat } from '../args';
+import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';

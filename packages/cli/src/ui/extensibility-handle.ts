@@ -1,5 +1,5 @@
 import type { Extensibility, LoadedSettings } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
+import type { CliArgs } from '../shared/args';
 import { loadCliExtensibility } from '../extensibility-setup';
 import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../trust-gate';
 import type { ExtensibilityHandle } from './commands/extension-commands';

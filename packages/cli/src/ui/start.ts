@@ -9,7 +9,7 @@ import {
   SessionStore,
   userHome,
 } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
+import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
