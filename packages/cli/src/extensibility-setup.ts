@@ -10,7 +10,7 @@ import {
 } from '@kodo/core/engine';
 import type { CliArgs } from './shared/args';
 import { ExitCode, FatalError } from './shared/exit-codes';
-import { KODO_BUILD_KEY } from './version';
+import { KODO_BUILD_KEY } from './shared/version';
 
 /** What extensions, plugins, commands, skills and agents add to a session. */
 export interface CliExtensibility {

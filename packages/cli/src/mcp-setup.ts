@@ -8,7 +8,7 @@ import {
   sanitizeEnv,
   type ToolRegistry,
 } from '@kodo/core/engine';
-import { KODO_VERSION } from './version';
+import { KODO_VERSION } from './shared/version';
 
 export interface McpSetup {
   settings: Settings;

@@ -17,7 +17,7 @@ import {
 import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { type CliSession, createCliSession } from '../session-factory';
-import { KODO_VERSION } from '../version';
+import { KODO_VERSION } from '../shared/version';
 import { CallIds } from './call-ids';
 import { availableCommands, runSessionCommand } from './commands';
 import { editorTextFiles } from './editor-files';
