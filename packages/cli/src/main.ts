@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, type EntryScript, installCodeCache } from './code-cache';
-import { commandHelp, HELP_TEXT } from './help';
+import { commandHelp, HELP_TEXT } from './shared/help';
 import { KODO_VERSION } from './shared/version';
 
 /** Set by scripts/build.mjs: the id of this build, also written into its hot pack. */

@@ -13,7 +13,7 @@ import {
   SettingsError,
 } from '@kodo/core/engine';
 import { ExitCode } from '../shared/exit-codes';
-import { HOOKS_HELP } from '../help';
+import { HOOKS_HELP } from '../shared/help';
 import type { SlashCommand } from '../ui/commands/types';
 
 /**

@@ -12,7 +12,7 @@ import {
   ToolRegistry,
 } from '@kodo/core/engine';
 import { ExitCode } from '../shared/exit-codes';
-import { MCP_HELP } from '../help';
+import { MCP_HELP } from '../shared/help';
 import { keepingTrustFingerprint, settingsForFolder } from '../trust-gate';
 import { formatServer } from './mcp-status';
 
