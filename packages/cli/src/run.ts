@@ -4,7 +4,7 @@ import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
 import { ExitCode } from './shared/exit-codes';
 import { readPipedStdin } from './input';
 import { scrubInitialEnviron } from './scrub-environ';
-import { gateFolderTrust } from './trust-gate';
+import { gateFolderTrust } from './shared/trust-gate';
 
 /** Facts the entry point already holds (passed in so this module shares no chunk with it). */
 export interface CliIdentity {

@@ -47,7 +47,7 @@ import { type CliExtensibility, loadCliExtensibility, subagentsFrom } from './ex
 import { type BuiltGenerator, buildGenerator, modelTimeouts } from './generator';
 import { startMcpServers } from './mcp-setup';
 import { safetyOptions } from './safety-setup';
-import { isFolderTrusted } from './trust-gate';
+import { isFolderTrusted } from './shared/trust-gate';
 import { workspaceRoots } from './workspace-roots';
 
 const SHELL_INACTIVITY_TIMEOUT_MS = 300_000;

@@ -7,7 +7,7 @@
 import { loadMcpModule } from '@kodo/core/engine';
 import { ExitCode } from '../shared/exit-codes';
 import { openBrowser } from '../open-browser';
-import { settingsForFolder } from '../trust-gate';
+import { settingsForFolder } from '../shared/trust-gate';
 import type { McpCommandContext } from './mcp';
 
 export async function runMcpAuth(context: McpCommandContext & { words: string[] }): Promise<number> {

@@ -13,7 +13,7 @@ import {
 } from '@kodo/core/engine';
 import { ExitCode } from '../shared/exit-codes';
 import { MCP_HELP } from '../shared/help';
-import { keepingTrustFingerprint, settingsForFolder } from '../trust-gate';
+import { keepingTrustFingerprint, settingsForFolder } from '../shared/trust-gate';
 import { formatServer } from './mcp-status';
 
 /**

@@ -1,6 +1,6 @@
 import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
 import { skillSettings } from '../extensibility-setup';
-import { heldBackLine, settingsForFolder } from '../trust-gate';
+import { heldBackLine, settingsForFolder } from '../shared/trust-gate';
 import { KODO_BUILD_KEY } from '../shared/version';
 import { asksForHelp } from './asks-for-help';
 import { type EditScope, setSkillDisabled } from './settings-edit';

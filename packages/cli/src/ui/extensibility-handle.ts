@@ -1,7 +1,7 @@
 import type { Extensibility, LoadedSettings } from '@kodo/core/engine';
 import type { CliArgs } from '../shared/args';
 import { loadCliExtensibility } from '../extensibility-setup';
-import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../trust-gate';
+import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../shared/trust-gate';
 import type { ExtensibilityHandle } from './commands/extension-commands';
 
 /**

@@ -14,7 +14,7 @@ import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
-import { isFolderTrusted } from '../trust-gate';
+import { isFolderTrusted } from '../shared/trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
 import { extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';

@@ -8,7 +8,7 @@ import {
   type SkillDefinition,
 } from '@kodo/core/engine';
 import { setSkillDisabled } from '../../commands/settings-edit';
-import { heldBackLine } from '../../trust-gate';
+import { heldBackLine } from '../../shared/trust-gate';
 import { userToolServices } from '../../user-tool-calls';
 import type { CommandContext, SlashCommand } from './types';
 

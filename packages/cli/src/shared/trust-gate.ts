@@ -20,8 +20,8 @@ import {
   unverifiableReason,
   unverifiableTrustMessage,
 } from '@kodo/core/engine';
-import type { CliArgs } from './shared/args';
-import { ExitCode } from './shared/exit-codes';
+import type { CliArgs } from './args';
+import { ExitCode } from './exit-codes';
 
 /**
  * Folder trust at startup. The user's settings decide whether the feature is on
