@@ -127,7 +127,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   }
 
   if (args.listSessions || args.deleteSession !== undefined) {
-    const { deleteSessionCommand, listSessionsCommand } = await import('./sessions');
+    const { deleteSessionCommand, listSessionsCommand } = await import('./shared/sessions');
     const place = { cwd: process.cwd(), env: process.env };
     const streams = { stdout: process.stdout, stderr: process.stderr };
     if (args.listSessions) return listSessionsCommand(place, streams);

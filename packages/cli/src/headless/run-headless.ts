@@ -13,7 +13,7 @@ import { ExitCode, FatalError } from '../shared/exit-codes';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
 import { createCliSession } from '../session-factory';
-import { resolveSessionStart } from '../sessions';
+import { resolveSessionStart } from '../shared/sessions';
 import { expandHeadlessCommand } from './custom-command';
 import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';

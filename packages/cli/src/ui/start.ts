@@ -13,7 +13,7 @@ import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
-import { resolveSessionStart, type SessionStart } from '../sessions';
+import { resolveSessionStart, type SessionStart } from '../shared/sessions';
 import { isFolderTrusted } from '../shared/trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
 import { extensionSlashCommands } from './commands/extension-commands';

@@ -11,8 +11,8 @@ import {
   SessionStore,
   type SessionSummary,
 } from '@kodo/core/engine';
-import type { CliArgs } from './shared/args';
-import { ExitCode, FatalError } from './shared/exit-codes';
+import type { CliArgs } from './args';
+import { ExitCode, FatalError } from './exit-codes';
 
 export interface SessionPlace {
   /** The project (kodo uses the working directory). */
