@@ -9,7 +9,7 @@ import type {
 } from '@kodo/core/engine';
 import { loadExtensionsModule, qualifiedCommandName } from '@kodo/core/engine';
 import { ExitCode, FatalError } from '../shared/exit-codes';
-import { userToolServices } from '../user-tool-calls';
+import { userToolServices } from '../shared/user-tool-calls';
 
 const SLASH = /^\/([A-Za-z0-9_][\w:.-]*)(?:\s+([\s\S]*))?$/;
 

@@ -9,7 +9,7 @@ import {
 } from '@kodo/core/engine';
 import { setSkillDisabled } from '../../commands/settings-edit';
 import { heldBackLine } from '../../shared/trust-gate';
-import { userToolServices } from '../../user-tool-calls';
+import { userToolServices } from '../../shared/user-tool-calls';
 import type { CommandContext, SlashCommand } from './types';
 
 /**
