@@ -6,7 +6,7 @@
  */
 import { loadMcpModule } from '@kodo/core/engine';
 import { ExitCode } from '../shared/exit-codes';
-import { openBrowser } from '../open-browser';
+import { openBrowser } from '../shared/open-browser';
 import { settingsForFolder } from '../shared/trust-gate';
 import type { McpCommandContext } from './mcp';
 
