@@ -3,7 +3,7 @@ import { skillSettings } from '../extensibility-setup';
 import { heldBackLine, settingsForFolder } from '../shared/trust-gate';
 import { KODO_BUILD_KEY } from '../shared/version';
 import { asksForHelp } from './asks-for-help';
-import { type EditScope, setSkillDisabled } from './settings-edit';
+import { type EditScope, setSkillDisabled } from '../shared/settings-edit';
 
 export interface SkillsCommandContext {
   args: string[];

@@ -7,7 +7,7 @@ import {
   type Session,
   type SkillDefinition,
 } from '@kodo/core/engine';
-import { setSkillDisabled } from '../../commands/settings-edit';
+import { setSkillDisabled } from '../../shared/settings-edit';
 import { heldBackLine } from '../../shared/trust-gate';
 import { userToolServices } from '../../shared/user-tool-calls';
 import type { CommandContext, SlashCommand } from './types';
