@@ -1,7 +1,7 @@
 import type { McpManager, McpServerStatus } from '@kodo/core/engine';
 import { describe, expect, it } from 'vitest';
 import { parseAdd } from '../src/commands/mcp';
-import { createMcpSlashCommand, formatStatus } from '../src/commands/mcp-status';
+import { createMcpSlashCommand, formatStatus } from '../src/shared/mcp-status';
 
 describe('kodo mcp add arguments', () => {
   it('takes options before the name and passes every word after the command to the server', () => {

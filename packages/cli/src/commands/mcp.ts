@@ -14,7 +14,7 @@ import {
 import { ExitCode } from '../shared/exit-codes';
 import { MCP_HELP } from '../shared/help';
 import { keepingTrustFingerprint, settingsForFolder } from '../shared/trust-gate';
-import { formatServer } from './mcp-status';
+import { formatServer } from '../shared/mcp-status';
 
 /**
  * `kodo mcp add|remove|list`: the MCP servers of the settings (`/mcp` is in mcp-status.ts). Adding and removing

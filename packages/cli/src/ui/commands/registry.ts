@@ -1,6 +1,6 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
-import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { createMcpSlashCommand } from '../../shared/mcp-status';
 import { contextCommand } from './context-command';
 import { effortCommand } from './effort-command';
 import { exportCommand } from './export-command';

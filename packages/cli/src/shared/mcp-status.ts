@@ -1,5 +1,5 @@
 import type { McpManager, McpServerStatus } from '@kodo/core/engine';
-import { openBrowser as systemBrowser } from '../shared/open-browser';
+import { openBrowser as systemBrowser } from './open-browser';
 import type { SlashCommand } from '../ui/commands/types';
 
 /** How MCP servers are shown: `kodo mcp list` and `/mcp`. */
