@@ -251,7 +251,7 @@ export class AcpAgent {
     }
     let parts = promptParts(params.prompt);
     if (open.cli.mcp && text.startsWith('/')) {
-      const { expandMcpInput } = await import('../headless/mcp-input');
+      const { expandMcpInput } = await import('../shared/mcp-input');
       try {
         const expanded = await expandMcpInput(text, open.cli.mcp, { signal, onWarning: this.options.log });
         if (expanded !== text) parts = [{ text: expanded }];

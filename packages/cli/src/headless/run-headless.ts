@@ -15,7 +15,7 @@ import { favourMemoryWhenLong } from '../long-session-memory';
 import { createCliSession } from '../session-factory';
 import { resolveSessionStart } from '../shared/sessions';
 import { expandHeadlessCommand } from './custom-command';
-import { expandMcpInput } from './mcp-input';
+import { expandMcpInput } from '../shared/mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
 import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';

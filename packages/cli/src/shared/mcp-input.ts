@@ -1,5 +1,5 @@
 import { loadMcpModule, type McpManager } from '@kodo/core/engine';
-import { ExitCode, FatalError } from '../shared/exit-codes';
+import { ExitCode, FatalError } from './exit-codes';
 
 /**
  * What MCP does to a headless prompt: `/<prompt> args` of a server's prompt becomes that prompt's
