@@ -1,9 +1,9 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
-import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
-import { ExitCode } from './shared/exit-codes';
 import { readPipedStdin } from './input';
 import { scrubInitialEnviron } from './scrub-environ';
+import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
+import { ExitCode } from './shared/exit-codes';
 import { gateFolderTrust } from './shared/trust-gate';
 
 /** Facts the entry point already holds (passed in so this module shares no chunk with it). */

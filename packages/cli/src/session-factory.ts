@@ -40,13 +40,13 @@ import {
   unpricedModelRefusal,
   Workspace,
 } from '@kodo/core/engine';
-import type { CliArgs } from './shared/args';
 import { checkEnforcedAuth, providerTypeOf } from './auth-check';
-import { ExitCode, FatalError } from './shared/exit-codes';
 import { type CliExtensibility, loadCliExtensibility, subagentsFrom } from './extensibility-setup';
 import { type BuiltGenerator, buildGenerator, modelTimeouts } from './generator';
 import { startMcpServers } from './mcp-setup';
 import { safetyOptions } from './safety-setup';
+import type { CliArgs } from './shared/args';
+import { ExitCode, FatalError } from './shared/exit-codes';
 import { isFolderTrusted } from './shared/trust-gate';
 import { workspaceRoots } from './workspace-roots';
 

@@ -14,9 +14,9 @@ import {
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
+import { type CliSession, createCliSession } from '../session-factory';
 import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
-import { type CliSession, createCliSession } from '../session-factory';
 import { KODO_VERSION } from '../shared/version';
 import { CallIds } from './call-ids';
 import { availableCommands, runSessionCommand } from './commands';

@@ -9,9 +9,9 @@
 
 import type { CompletedToolCall, ConfirmHandler, ContentGenerator, Part } from '@kodo/core/engine';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CliArgs } from '../shared/args';
 import type { BuiltGenerator } from '../generator';
 import type { CliSession } from '../session-factory';
+import type { CliArgs } from '../shared/args';
 import type { ServeContext } from './mcp-serve';
 
 /** What `--tools builtin` exposes: reading, searching, editing and running commands. */

@@ -19,9 +19,9 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { type CliSession, type CliSessionSetup, createCliSession } from '../session-factory';
 import { ArgsError, type CliArgs, parseCliArgs } from '../shared/args';
 import { FatalError } from '../shared/exit-codes';
-import { type CliSession, type CliSessionSetup, createCliSession } from '../session-factory';
 import { gateFolderTrust } from '../shared/trust-gate';
 import { KODO_VERSION } from '../shared/version';
 import { type BuiltinToolServer, builtinToolServer, SERVE_TOOL_SETS } from './mcp-serve-tools';

@@ -13,8 +13,8 @@ import {
 } from '@kodo/core/engine';
 import { ExitCode } from '../shared/exit-codes';
 import { MCP_HELP } from '../shared/help';
-import { keepingTrustFingerprint, settingsForFolder } from '../shared/trust-gate';
 import { formatServer } from '../shared/mcp-status';
+import { keepingTrustFingerprint, settingsForFolder } from '../shared/trust-gate';
 
 /**
  * `kodo mcp add|remove|list`: the MCP servers of the settings (`/mcp` is in mcp-status.ts). Adding and removing

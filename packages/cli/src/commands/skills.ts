@@ -1,9 +1,9 @@
 import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
 import { skillSettings } from '../extensibility-setup';
+import { type EditScope, setSkillDisabled } from '../shared/settings-edit';
 import { heldBackLine, settingsForFolder } from '../shared/trust-gate';
 import { KODO_BUILD_KEY } from '../shared/version';
 import { asksForHelp } from './asks-for-help';
-import { type EditScope, setSkillDisabled } from '../shared/settings-edit';
 
 export interface SkillsCommandContext {
   args: string[];

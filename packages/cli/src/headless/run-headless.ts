@@ -8,14 +8,14 @@ import {
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
-import type { CliArgs, OutputFormat } from '../shared/args';
-import { ExitCode, FatalError } from '../shared/exit-codes';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
 import { createCliSession } from '../session-factory';
+import type { CliArgs, OutputFormat } from '../shared/args';
+import { ExitCode, FatalError } from '../shared/exit-codes';
+import { expandMcpInput } from '../shared/mcp-input';
 import { resolveSessionStart } from '../shared/sessions';
 import { expandHeadlessCommand } from './custom-command';
-import { expandMcpInput } from '../shared/mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
 import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';

@@ -1,6 +1,6 @@
 import type { Extensibility, LoadedSettings } from '@kodo/core/engine';
-import type { CliArgs } from '../shared/args';
 import { loadCliExtensibility } from '../extensibility-setup';
+import type { CliArgs } from '../shared/args';
 import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../shared/trust-gate';
 import type { ExtensibilityHandle } from './commands/extension-commands';
 

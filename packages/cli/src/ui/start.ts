@@ -9,10 +9,10 @@ import {
   SessionStore,
   userHome,
 } from '@kodo/core/engine';
-import type { CliArgs } from '../shared/args';
-import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { type CliSession, createCliSession } from '../session-factory';
+import type { CliArgs } from '../shared/args';
+import { ExitCode, FatalError } from '../shared/exit-codes';
 import { resolveSessionStart, type SessionStart } from '../shared/sessions';
 import { isFolderTrusted } from '../shared/trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
