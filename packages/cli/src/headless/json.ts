@@ -92,7 +92,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
         };
         code = ExitCode.structuredOutput;
       }
-      output.stats = stats.snapshot();
+      output.stats = stats;
       if (usage) output.cost = costSummary(usage);
       if (error) output.error = error;
       if (warnings.length > 0) output.warnings = warnings;

@@ -129,7 +129,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
           : text;
         const routed = routeAgentMention(
           expanded,
-          live.agents.list().map((agent) => agent.name),
+          live.listAgents().map((agent) => agent.name),
         ).prompt;
         const withHooks = hookText ? `${hookText}\n\n${routed}` : routed;
         // Blocks other than text (images) go as parts; MCP and hook expansion work on text.
@@ -159,10 +159,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       return output.finish({
         result,
         ...(structured ? { structured } : {}),
-        stats: live.stats,
+        stats: live.statsSnapshot(),
         durationMs: monotonicMs() - started,
         // kodo's budget flags add the cost to the JSON results; without them the shapes stay Gemini CLI's.
-        ...(live.budget.active ? { usage: live.budget.usage() } : {}),
+        ...(live.hasBudgetLimits() ? { usage: live.budgetUsage() } : {}),
       });
     };
     let code: number = ExitCode.ok;

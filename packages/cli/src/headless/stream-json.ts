@@ -1,4 +1,4 @@
-import type { AgentEvent, LoopOutcome, SessionStats } from '@kodo/core/engine';
+import type { AgentEvent, LoopOutcome, SessionStatsSnapshot } from '@kodo/core/engine';
 import { stripTerminalControls } from '@kodo/core/engine';
 import { ExitCode, type FatalError } from '../shared/exit-codes';
 import type { StreamEvent } from './events-schema';
@@ -166,8 +166,7 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
   };
 }
 
-function streamStats(stats: SessionStats, durationMs: number, toolCalls: number) {
-  const snapshot = stats.snapshot();
+function streamStats(snapshot: SessionStatsSnapshot, durationMs: number, toolCalls: number) {
   const models: Fields<'result'>['stats']['models'] = {};
   let total = 0;
   let prompt = 0;

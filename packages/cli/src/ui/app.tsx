@@ -394,7 +394,7 @@ export function App(props: AppProps) {
       statusRunner?.onFirstFailure((message) => addItem({ kind: 'info', tone: 'warning', text: message })),
     [statusRunner, addItem],
   );
-  const statusTotals = session.stats.totals();
+  const statusTotals = session.statsTotals();
   const statusKey = `${session.id}|${session.model}|${approvalMode}|${agent.busy}|${statusTotals.requests}|${statusTotals.tokens.prompt}|${agent.lastUsage?.promptTokenCount ?? ''}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: statusKey sums up what the input holds
   useEffect(() => {
@@ -450,7 +450,7 @@ export function App(props: AppProps) {
     { isActive: true },
   );
 
-  const totals = session.stats.totals();
+  const totals = session.statsTotals();
   const previewLines = Math.max(3, Math.floor(rows / 3));
   const asking = question && !pending ? question : undefined;
   const reserved = pending ? previewLines + 14 : asking ? 14 : 8;

@@ -269,7 +269,7 @@ async function proposeToInbox(
   session: Session,
   where: { kodoHome: string; projectRoot: string },
 ): Promise<number> {
-  const model = session.toolContext.model;
+  const model = session.oneShotModel();
   if (!model) return 0;
   try {
     const facts = await proposeMemories(model, session.history(), AbortSignal.timeout(20_000));

@@ -54,7 +54,7 @@ export const memoryCommand: SlashCommand = {
   whileBusy: true,
   async run(context) {
     const { session, addItem } = context;
-    const memory = session.memory;
+    const memory = session.contextFiles();
     const [sub = 'show', ...rest] = context.args.split(/\s+/).filter(Boolean);
     if (sub === 'inbox' || sub === 'accept' || sub === 'drop') {
       await memoryInbox(context, sub, rest[0]);
@@ -66,7 +66,7 @@ export const memoryCommand: SlashCommand = {
     }
     switch (sub) {
       case 'show': {
-        const shown = memory.show();
+        const shown = memory.text;
         addItem({
           kind: 'info',
           tone: 'info',
@@ -75,7 +75,7 @@ export const memoryCommand: SlashCommand = {
         return;
       }
       case 'list': {
-        const paths = memory.paths();
+        const paths = memory.paths;
         addItem({
           kind: 'info',
           tone: 'info',
@@ -85,11 +85,10 @@ export const memoryCommand: SlashCommand = {
       }
       case 'refresh':
       case 'reload':
-        await memory.load();
         addItem({
           kind: 'info',
           tone: 'success',
-          text: `Context files reloaded (${memory.paths().length} in use).`,
+          text: `Context files reloaded (${await session.reloadContextFiles()} in use).`,
         });
         return;
       case 'add':
@@ -120,7 +119,7 @@ async function addFact(context: CommandContext, fact: string): Promise<void> {
     tone: response.status === 'success' ? 'success' : 'error',
     text: response.status === 'success' ? `Remembered: ${fact}` : `Could not save: ${response.resultDisplay}`,
   });
-  if (response.status === 'success') await context.session.memory?.load();
+  if (response.status === 'success') await context.session.reloadContextFiles();
 }
 
 /** `/memory inbox|accept|drop`: the facts auto-memory proposed; only `accept` writes (via save_memory). */
@@ -216,7 +215,7 @@ export const chatCommand: SlashCommand = {
           sessionId: session.id,
           model: session.model,
           history: session.history(),
-          stats: session.stats.snapshot(),
+          stats: session.statsSnapshot(),
           todos: session.todos(),
         });
         addItem({ kind: 'info', tone: 'success', text: `Conversation saved as "${tag}".` });
@@ -262,8 +261,7 @@ export const restoreCommand: SlashCommand = {
   name: 'restore',
   description: 'List checkpoints, or restore files (and with --conversation, the chat) to one',
   run: async ({ session, args, addItem }) => {
-    const checkpoints = session.checkpoints;
-    if (!checkpoints) {
+    if (!session.checkpointing) {
       addItem({
         kind: 'info',
         tone: 'warning',
@@ -273,7 +271,7 @@ export const restoreCommand: SlashCommand = {
     }
     const [id, ...flags] = args.split(/\s+/).filter(Boolean);
     if (!id) {
-      const list = checkpoints.list();
+      const list = session.listCheckpoints();
       addItem({
         kind: 'info',
         tone: 'info',
@@ -287,7 +285,7 @@ export const restoreCommand: SlashCommand = {
       return;
     }
     const conversation = flags.includes('--conversation') || flags.includes('--both');
-    const result = await checkpoints.restore(id, {
+    const result = await session.restoreCheckpoint(id, {
       files: !flags.includes('--conversation-only'),
       conversation,
     });
@@ -307,8 +305,7 @@ export const rewindCommand: SlashCommand = {
   name: 'rewind',
   description: 'Go back N prompts: /rewind [N] [code|conversation|both]',
   run: async ({ session, args, addItem }) => {
-    const checkpoints = session.checkpoints;
-    if (!checkpoints) {
+    if (!session.checkpointing) {
       addItem({
         kind: 'info',
         tone: 'warning',
@@ -320,11 +317,11 @@ export const rewindCommand: SlashCommand = {
     const count = Number(words.find((word) => /^\d+$/.test(word)) ?? '1');
     const mode = (words.find((word) => word === 'code' || word === 'conversation' || word === 'both') ??
       'both') as 'code' | 'conversation' | 'both';
-    if (checkpoints.prompts().length === 0) {
+    if (session.rewindablePrompts().length === 0) {
       addItem({ kind: 'info', tone: 'warning', text: 'Nothing to rewind yet.' });
       return;
     }
-    const result = await checkpoints.rewind(count, mode);
+    const result = await session.rewind(count, mode);
     addItem({
       kind: 'info',
       tone: 'success',

@@ -31,8 +31,8 @@ export const hooksSlashCommand: SlashCommand = {
               .map((h) => h.command),
           ];
           for (const label of labels) {
-            if (action === 'disable') session.hooks?.disableHook(label);
-            else session.hooks?.enableHook(label);
+            if (action === 'disable') session.disableHook(label);
+            else session.enableHook(label);
           }
         }
         body = result.message;

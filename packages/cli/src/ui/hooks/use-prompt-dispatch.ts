@@ -12,8 +12,8 @@ import { type PromptQueue, type QueuedPrompt, usePromptQueue } from './use-promp
 /** What dispatching a line needs of the session (the UI's `Session` is one). */
 export interface DispatchSession {
   readonly model: string;
-  readonly toolContext: { readonly workspace: Workspace };
-  readonly agents: { list(): readonly { name: string }[] };
+  readonly workspace: Workspace;
+  listAgents(): readonly { name: string }[];
   addContext(parts: Part[]): void;
   /** Steering: the line joins the running prompt at its next step boundary. */
   steer(text: string): void;
@@ -79,7 +79,7 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
       onPromptStart();
       addItem({ kind: 'user', text });
       const expanded = await expandAtReferences(text, {
-        workspace: session.toolContext.workspace,
+        workspace: session.workspace,
         listFiles,
         images: { model: session.model, accepted: acceptsImages(session.model) },
       });
@@ -90,7 +90,7 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
       }
       const routed = routeAgentMention(
         expanded.text,
-        session.agents.list().map((entry) => entry.name),
+        session.listAgents().map((entry) => entry.name),
       );
       if (routed.agent) addItem({ kind: 'info', tone: 'info', text: `Asking the ${routed.agent} agent.` });
       promptRunning.current = true;
