@@ -1,14 +1,8 @@
 import { join } from 'node:path';
-import {
-  type ApprovalMode,
-  kodoHome,
-  type LoadedSettings,
-  type MessageRecord,
-  type Session,
-  type ToolRegistry,
-} from '@kodo/core/engine';
+import { type ApprovalMode, kodoHome, type LoadedSettings } from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { AppProps } from './app-props';
 import type { CommandContext, SlashCommand } from './commands/types';
 import { ConfirmDialog } from './components/confirm-dialog';
 import { Footer } from './components/footer';
@@ -19,7 +13,6 @@ import { QuestionDialog } from './components/question-dialog';
 import { QueuedPrompts } from './components/queued-prompts';
 import { SelectList } from './components/select-list';
 import { StatusLine } from './components/status-line';
-import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
@@ -32,7 +25,7 @@ import { useKeyHandler } from './hooks/use-key-handler';
 import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
 import { usePromptDispatch } from './hooks/use-prompt-dispatch';
-import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
+import { useSandboxLabel } from './hooks/use-sandbox-label';
 import {
   SHELL_FOCUS_KEY,
   TerminalScreensContext,
@@ -42,79 +35,16 @@ import {
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
-import { type ClipboardImage, ClipboardImageReader } from './input/clipboard-image';
+import { ClipboardImageReader } from './input/clipboard-image';
 import { Keymap } from './keys/keymap';
-import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
-import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
-import type { StatusLineRunner } from './status/status-command';
 import { statusLineInput } from './status/status-input';
-import type { TerminalScreens } from './terminal/terminal-screens';
-import { resolveTheme, THEME_NAMES, type Theme } from './theme';
+import { resolveTheme, THEME_NAMES } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
-export interface ResumedSession {
-  session: Session;
-  /** Its recorded messages, drawn as the history. */
-  messages: readonly MessageRecord[];
-  notes: string[];
-}
-
-export interface AppProps {
-  session: Session;
-  tools: ToolRegistry;
-  /** A fresh session for /clear (same settings, new id). */
-  createSession(): Promise<Session>;
-  /** A fork of the session for /fork, under a new id and its own record. */
-  forkSession?(from: Session): Promise<Session>;
-  /**
-   * A recorded session to continue in place of this one (`/resume`): kodo's own, or another
-   * tool's imported as a new kodo session. `notes` are said once it is shown.
-   */
-  resumeSession?(identifier: string): Promise<ResumedSession>;
-  bridge: ConfirmationBridge;
-  /** `ask_user`'s questions, answered in the question dialog. */
-  questions?: QuestionBridge;
-  commands: readonly SlashCommand[];
-  settings: LoadedSettings;
-  version: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  /** A built-in theme's name or a custom theme's (`customThemes`). */
-  themeName: string;
-  /** The command-backed status line (settings `statusLine`), shown above the footer. */
-  statusLine?: { runner: StatusLineRunner; padding?: number };
-  /** Reads an image from the system clipboard (Ctrl+V); default: the system's clipboard tool. */
-  clipboard?: { read(signal?: AbortSignal): Promise<ClipboardImage> };
-  /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
-  keymap?: Keymap;
-  /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
-  customThemes?: ReadonlyMap<string, Theme>;
-  highlighter: HighlighterLoader;
-  /** Earlier prompts (oldest first) and how to remember a new one. */
-  inputHistory: { load(): string[]; add(entry: string): string[] };
-  listFiles(): Promise<string[]>;
-  initialPrompt?: string | undefined;
-  /** The recorded messages of a resumed session, drawn as history before anything else. */
-  resumedMessages?: readonly MessageRecord[];
-  /** The shell sandbox in force, for the footer; absent when commands run unconfined. */
-  sandbox?: SandboxView | undefined;
-  /** The screens of shell commands running in a pseudo-terminal; absent when they use pipes. */
-  terminals?: TerminalScreens;
-  /** Replaces $EDITOR (tests). */
-  openEditor?: EditorLauncher;
-  /**
-   * Whether the folder is trusted: only then does the approval dialog offer "for this session"
-   * (as Gemini CLI). Default true.
-   */
-  folderTrusted?: () => boolean;
-  /** Told the id of each new session (/clear starts one). */
-  onSession?(sessionId: string): void;
-  /** Told the session id when the person leaves. */
-  onExit(sessionId: string): void;
-}
+export type { AppProps, ResumedSession } from './app-props';
 
 const noSubscription = () => () => undefined;
 const emptyText = () => '';
