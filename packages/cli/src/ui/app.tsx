@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type ApprovalMode, kodoHome, type LoadedSettings } from '@kodo/core/engine';
+import { kodoHome, type LoadedSettings } from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AppProps } from './app-props';
@@ -17,21 +17,17 @@ import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
 import { useAgent } from './hooks/use-agent';
+import { useAppKeys } from './hooks/use-app-keys';
 import { useApprovalMode } from './hooks/use-approval-mode';
 import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
-import { useKeyHandler } from './hooks/use-key-handler';
 import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
 import { usePromptDispatch } from './hooks/use-prompt-dispatch';
 import { useSandboxLabel } from './hooks/use-sandbox-label';
-import {
-  SHELL_FOCUS_KEY,
-  TerminalScreensContext,
-  useScreens,
-  useTerminalKeys,
-} from './hooks/use-terminal-screens';
+import { useStatusLine } from './hooks/use-status-line';
+import { TerminalScreensContext, useScreens, useTerminalKeys } from './hooks/use-terminal-screens';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
@@ -40,14 +36,11 @@ import { Keymap } from './keys/keymap';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import { replayItems } from './replay';
-import { statusLineInput } from './status/status-input';
 import { resolveTheme, THEME_NAMES } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
 export type { AppProps, ResumedSession } from './app-props';
 
-const noSubscription = () => () => undefined;
-const emptyText = () => '';
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const EXIT_ARM_MS = 2000;
 const HIGHLIGHTER_DELAY_MS = 250;
@@ -313,33 +306,16 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
-  const statusRunner = props.statusLine?.runner;
-  const statusText = useSyncExternalStore(
-    statusRunner?.subscribe ?? noSubscription,
-    statusRunner?.current ?? emptyText,
-  );
-  const startedAt = useRef(Date.now());
-  useEffect(
-    () =>
-      statusRunner?.onFirstFailure((message) => addItem({ kind: 'info', tone: 'warning', text: message })),
-    [statusRunner, addItem],
-  );
-  const statusTotals = session.statsTotals();
-  const statusKey = `${session.id}|${session.model}|${approvalMode}|${agent.busy}|${statusTotals.requests}|${statusTotals.tokens.prompt}|${agent.lastUsage?.promptTokenCount ?? ''}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: statusKey sums up what the input holds
-  useEffect(() => {
-    statusRunner?.update(
-      statusLineInput(session, {
-        cwd,
-        version: props.version,
-        startedAt: startedAt.current,
-        now: Date.now(),
-        approvalMode,
-        sandbox: sandboxLabel,
-        lastUsage: agent.lastUsage,
-      }),
-    );
-  }, [statusRunner, statusKey]);
+  const statusText = useStatusLine(props.statusLine?.runner, {
+    session,
+    cwd,
+    version: props.version,
+    approvalMode,
+    sandbox: sandboxLabel,
+    busy: agent.busy,
+    lastUsage: agent.lastUsage,
+    addItem,
+  });
 
   const pasteImage = useCallback(async () => {
     const result = await clipboard.read();
@@ -354,31 +330,19 @@ export function App(props: AppProps) {
   }, []);
   const toggleYolo = useYoloToggle({ session, onRefused: showBriefly });
 
-  useKeyHandler(
-    (input, key) => {
-      // Stays subscribed while a command has the keys, so the terminal stays in raw mode.
-      if (shellFocused) return;
-      if (input === SHELL_FOCUS_KEY || (key.ctrl && input === 'f')) {
-        terminals?.toggleFocus();
-        return;
-      }
-      const action = keymap.actionFor(input, key);
-      if (action === 'app:cycleMode') {
-        const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
-        if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
-        const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
-        session.setApprovalMode(next, { source: 'keys' });
-      } else if (action === 'app:toggleYolo') {
-        toggleYolo();
-      } else if (action === 'app:toggleThoughts') {
-        setThoughtsExpanded((expanded) => !expanded);
-        refreshStatic();
-      } else if (action === 'app:redraw') {
-        refreshStatic();
-      }
+  useAppKeys({
+    session,
+    firstSession: props.session,
+    keymap,
+    shellFocused,
+    terminals,
+    toggleYolo,
+    toggleThoughts: () => {
+      setThoughtsExpanded((expanded) => !expanded);
+      refreshStatic();
     },
-    { isActive: true },
-  );
+    redraw: refreshStatic,
+  });
 
   const totals = session.statsTotals();
   const previewLines = Math.max(3, Math.floor(rows / 3));
