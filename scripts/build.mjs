@@ -169,7 +169,12 @@ await build({
     engine: join(root, 'packages/core/src/engine.ts'),
   },
   outdir: coreDist,
-  packages: 'external',
+  // The SDK's dependencies stay in node_modules, but jsonc-parser: its ES build imports files
+  // without their extensions, which Node's own ESM loader cannot resolve (the settings preset
+  // reads settings files with it), so it is bundled.
+  external: Object.keys(
+    JSON.parse(readFileSync(join(root, 'packages/core/package.json'), 'utf8')).dependencies,
+  ).filter((name) => name !== 'jsonc-parser'),
 });
 // What the CLI loads by path at run time (the shell parser's WebAssembly) ships inside its package.
 await copyRuntimeAssets(cliDist);

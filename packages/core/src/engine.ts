@@ -148,6 +148,24 @@ export type {
 export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
+export { checkEnforcedAuth, currentAuthType, providerTypeOf } from './runtime/auth';
+export { createRuntime } from './runtime/create-runtime';
+export {
+  loadRuntimeExtensibility,
+  type RuntimeExtensibility,
+  skillSettings,
+  subagentsFrom,
+} from './runtime/extensibility';
+export type { RuntimeFlags } from './runtime/flags';
+export {
+  type BuiltGenerator,
+  buildGenerator,
+  type GeneratorChoice,
+  modelTimeouts,
+} from './runtime/generator';
+export type { RuntimeOptions, RuntimeSession } from './runtime/options';
+export { Runtime } from './runtime/runtime';
+export { RuntimeSetupError, type RuntimeSetupFailure } from './runtime/setup-error';
 // The store itself loads with `loadCheckpointing()`: a value export here would put it (and its
 // git plumbing) on every run's way to the first request.
 export type {

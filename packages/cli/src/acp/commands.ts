@@ -4,7 +4,7 @@
  * else that starts with `/` goes to the model as typed.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type { McpManager, Session } from '@kodo/core/engine';
+import type { McpManager, Runtime, Session } from '@kodo/core/engine';
 
 export const SESSION_COMMANDS: acp.AvailableCommand[] = [
   { name: 'compress', description: 'Summarise the conversation to free context' },
@@ -26,7 +26,7 @@ export function availableCommands(mcp: McpManager | undefined): acp.AvailableCom
 /** Runs a session command; undefined when `text` is not one (it is then a prompt). */
 export async function runSessionCommand(
   text: string,
-  session: Session,
+  { session, runtime }: { session: Session; runtime: Pick<Runtime, 'clearConversation'> },
   signal: AbortSignal,
 ): Promise<string | undefined> {
   const match = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
@@ -39,7 +39,8 @@ export async function runSessionCommand(
         : `Nothing compressed (${result.status}).`;
     }
     case 'clear':
-      session.replaceHistory([], { reason: 'clear' });
+      // As in the terminal: SessionEnd (`clear`), an empty history, SessionStart (`clear`).
+      await runtime.clearConversation(session, signal);
       return 'Cleared the conversation.';
     case 'stats': {
       const usage = session.budgetUsage();

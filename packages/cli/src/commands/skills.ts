@@ -1,5 +1,4 @@
-import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
-import { skillSettings } from '../extensibility-setup';
+import { loadExtensionsModule, type SkillDefinition, skillSettings } from '@kodo/core/engine';
 import { type EditScope, setSkillDisabled } from '../shared/settings-edit';
 import { heldBackLine, settingsForFolder } from '../shared/trust-gate';
 import { KODO_BUILD_KEY } from '../shared/version';

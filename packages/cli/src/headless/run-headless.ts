@@ -1,16 +1,15 @@
 import {
-  type McpManager,
   monotonicMs,
   newSessionId,
   type Part,
+  type Runtime,
   routeAgentMention,
-  type Session,
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
-import { createCliSession } from '../session-factory';
+import { asFatalError, createCliRuntime } from '../runtime-setup';
 import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { expandMcpInput } from '../shared/mcp-input';
@@ -23,7 +22,7 @@ import { createTextOutput } from './text';
 export interface HeadlessContext {
   args: CliArgs;
   settings: Settings;
-  /** The settings files by scope, for hooks (see createCliSession). */
+  /** The settings files by scope, for hooks (see createRuntime). */
   settingsScopes?: SettingsScope[];
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -58,8 +57,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
-  let session: Session | undefined;
-  let mcp: McpManager | undefined;
+  let runtime: Runtime | undefined;
   try {
     // `--resume`/`--session-id` problems are input errors (42), found before anything runs.
     const start = await resolveSessionStart(args, {
@@ -74,7 +72,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     const input = streamInput
       ? undefined
       : assembleInput(await context.readStdin(), args.prompt ?? args.query);
-    const created = await createCliSession({
+    runtime = await createCliRuntime({
       args,
       settings,
       ...(context.settingsScopes ? { settingsScopes: context.settingsScopes } : {}),
@@ -83,7 +81,6 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       sessionId,
       // Nobody answers approval questions headless: such calls are refused (use -y or policy rules).
       approvals: { interactive: false },
-      ...(start.resume ? { resume: start.resume } : {}),
       onSessionWarning: warn,
       // The first request must declare every MCP tool: wait for the servers (each within its timeout).
       mcpDiscovery: 'wait',
@@ -92,9 +89,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       customCommands: streamInput || (input ?? '').trimStart().startsWith('/'),
       onWarning: warn,
     });
-    session = created.session;
-    mcp = created.mcp;
-    const { model, generator: built } = created;
+    const { session } = start.resume
+      ? await runtime.resumeSession(start.resume)
+      : await runtime.newSession({ sessionId });
+    const { model, generator: built, mcp, extensibility } = runtime;
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
     // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.
@@ -115,7 +113,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       // A custom slash command (`/git:commit now`) expands to its prompt first.
       const command = await expandHeadlessCommand(text, {
         session: live,
-        ...(created.extensibility ? { extensibility: created.extensibility.loaded } : {}),
+        ...(extensibility ? { extensibility: extensibility.loaded } : {}),
         ...(mcp ? { mcp } : {}),
         signal: controller.signal,
         onEvent: (event) => output.event(event),
@@ -183,9 +181,9 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
         if (controller.signal.aborted) break;
       }
     }
-    await session.dispose();
     return code;
-  } catch (error) {
+  } catch (caught) {
+    const error = asFatalError(caught);
     const fatal =
       error instanceof FatalError
         ? error
@@ -195,9 +193,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
           );
     return output.fatal(fatal, sessionId);
   } finally {
-    // After the result is out: SessionEnd hooks (and advisory ones still running) may finish.
-    await session?.end('exit');
-    await mcp?.dispose();
+    // After the result is out, in the runtime's one order: SessionEnd hooks (and advisory ones
+    // still running), recordings, telemetry (so it exports those hook runs), background
+    // commands, MCP servers.
+    await runtime?.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

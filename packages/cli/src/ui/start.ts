@@ -3,14 +3,14 @@ import {
   kodoHome,
   type LoadedSettings,
   MemoryInbox,
-  newSessionId,
   proposeMemories,
+  type Runtime,
+  type RuntimeSession,
   type Session,
-  SessionStore,
   userHome,
 } from '@kodo/core/engine';
 import { favourMemoryOverSpeed } from '../memory-mode';
-import { type CliSession, createCliSession } from '../session-factory';
+import { asFatalError, createCliRuntime } from '../runtime-setup';
 import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { resolveSessionStart, type SessionStart } from '../shared/sessions';
@@ -61,8 +61,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     screens: terminals,
     size: () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 }),
   });
-  const build = (sessionId: string, resume?: SessionStart['resume']): Promise<CliSession> =>
-    createCliSession({
+  const assemble = (sessionId: string): Promise<Runtime> =>
+    createCliRuntime({
       args,
       settings: settings.merged,
       cwd,
@@ -71,9 +71,13 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       approvals: { interactive: true, confirm: bridge.handler },
       askUser: questions.handler,
       pseudoTerminal: terminal,
-      ...(resume ? { resume } : {}),
       onSessionWarning: warn,
       onWarning: warn,
+    });
+  /** A recorded session to continue, as a setup failure the UI can show (not a FatalError). */
+  const resumed = (runtime: Runtime, resume: NonNullable<SessionStart['resume']>): Promise<RuntimeSession> =>
+    runtime.resumeSession(resume).catch((error: unknown) => {
+      throw asFatalError(error);
     });
   // Project agent files that are new or changed load only once the person acknowledges them.
   await acknowledgeAgentsOnTerminal({
@@ -83,11 +87,17 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     input: context.stdin ?? process.stdin,
     output: stdout,
   });
-  let created: CliSession;
+  // One runtime for the whole run: /clear, /resume and /fork take new sessions from it, and its
+  // close() below ends them all, in its one order.
+  let runtime: Runtime;
+  let created: RuntimeSession;
   try {
     const info = (message: string) => stderr.write(`[INFO] ${message}\n`);
     const start = await resolveSessionStart(args, { cwd, env, onWarning: warn, onInfo: info });
-    created = await build(start.sessionId, start.resume);
+    runtime = await assemble(start.sessionId);
+    created = start.resume
+      ? await resumed(runtime, start.resume)
+      : await runtime.newSession({ sessionId: start.sessionId });
     if (start.resume && !start.imported) info(`Resumed session ${start.sessionId}.`);
   } catch (error) {
     if (!(error instanceof FatalError)) throw error;
@@ -99,16 +109,14 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     args.resume !== undefined ? 'resume' : 'startup',
   );
   if (hookContext) created.session.addContext([{ text: hookContext }]);
-  const sessions = [created];
-  /** Sessions /fork started: they share their parent's model client, tools and MCP servers. */
-  const forks: Session[] = [];
-  const generators = [created.generator];
-  if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
+  /** The session in use: /clear and /resume replace it. */
+  let current = created.session;
+  if (runtime.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${runtime.generator.debugLogPath}\n`);
 
   const themes = themesFromSettings(settings.merged, {
     cwd,
     home: userHome(env),
-    extensionThemes: (created.extensibility?.loaded.active ?? [])
+    extensionThemes: (runtime.extensibility?.loaded.active ?? [])
       .filter((extension) => extension.themes !== undefined)
       .map((extension) => ({ extension: extension.name, themes: extension.themes ?? [] })),
   });
@@ -126,18 +134,15 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const sessionId = await mountApp(
     {
       session: created.session,
-      tools: created.tools,
-      ...(created.sandbox ? { sandbox: created.sandbox } : {}),
+      tools: runtime.tools,
+      ...(runtime.sandbox ? { sandbox: runtime.sandbox } : {}),
       ...(created.resumed ? { resumedMessages: created.resumed.messages } : {}),
       createSession: async () => {
         // `/clear` ends this session and starts another, as Gemini CLI does: SessionEnd
-        // (`clear`) for the old one, then SessionStart (`clear`) for the new one.
-        await sessions.at(-1)?.session.end('clear');
-        const next = await build(newSessionId());
-        generators.push(next.generator);
-        sessions.push(next);
-        const { context: fresh } = await next.session.start('clear');
-        if (fresh) next.session.addContext([{ text: fresh }]);
+        // (`clear`) for the old one, then SessionStart (`clear`) for the new one. The run's MCP
+        // servers, tools and background commands stay.
+        const next = await runtime.clearSession(current);
+        current = next.session;
         return next.session;
       },
       resumeSession: async (identifier) => {
@@ -150,31 +155,24 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
           throw error instanceof FatalError ? new Error(error.message) : error;
         });
         if (!start.resume) throw new Error('No previous sessions found for this project.');
-        if (start.sessionId === sessions.at(-1)?.session.id) throw new Error('That is the session in use.');
+        if (start.sessionId === current.id) throw new Error('That is the session in use.');
+        const next = await resumed(runtime, start.resume).catch((error: unknown) => {
+          throw error instanceof FatalError ? new Error(error.message) : error;
+        });
         // The session left behind ends (SessionEnd `other`); the chosen one starts as resumed.
-        await sessions.at(-1)?.session.end('other');
-        const next = await build(start.sessionId, start.resume);
-        generators.push(next.generator);
-        sessions.push(next);
+        await runtime.endSession(current, 'other');
+        current = next.session;
         const { context: added } = await next.session.start('resume');
         if (added) next.session.addContext([{ text: added }]);
         if (!start.imported) notes.push(`Resumed session ${start.sessionId}.`);
         return { session: next.session, messages: next.resumed?.messages ?? [], notes };
       },
-      forkSession: async (from) => {
-        const sessionId = newSessionId();
-        const recorder = new SessionStore({ projectRoot: cwd, env }).newRecorder({
-          sessionId,
-          onError: warn,
-        });
-        const forked = from.fork({ sessionId, recorder });
-        forks.push(forked);
-        return forked;
-      },
+      // A fork shares the run's model client, tools and MCP servers; close() ends it too.
+      forkSession: async (from) => runtime.forkSession(from, { onWarning: warn }),
       bridge,
       questions,
       terminals,
-      commands: allCommands(created, context),
+      commands: allCommands(runtime, context),
       settings,
       version: context.version,
       cwd,
@@ -200,17 +198,11 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
   statusRunner?.dispose();
-  await Promise.all(generators.map((generator) => generator.flush()));
-  for (const forked of forks) await forked.end('exit');
-  for (const ended of sessions) {
-    // The sessions `/clear` replaced had their SessionEnd already.
-    if (ended === sessions.at(-1)) await ended.session.end('exit');
-    await ended.session.dispose();
-    await ended.mcp?.dispose();
-  }
-  const last = sessions.at(-1)?.session;
-  if (last && env.KODO_AUTO_MEMORY === '1') {
-    const added = await proposeToInbox(last, { kodoHome: kodoHome(env), projectRoot: cwd });
+  // SessionEnd (`exit`) for the sessions still open (those /clear and /resume left had theirs),
+  // then recordings, telemetry, background commands and MCP servers, in the runtime's order.
+  await runtime.close();
+  if (env.KODO_AUTO_MEMORY === '1') {
+    const added = await proposeToInbox(current, { kodoHome: kodoHome(env), projectRoot: cwd });
     if (added > 0) {
       stdout.write(
         `\n${added} proposed ${added === 1 ? 'memory waits' : 'memories wait'} in the inbox: /memory inbox\n`,
@@ -225,10 +217,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
  * The built-in commands, then `/commands`, `/skills` and what users bring (custom commands,
  * skills as commands). A brought command never takes a built-in's name.
  */
-function allCommands(created: CliSession, context: InteractiveContext) {
-  const commands = builtinCommands({ mcp: () => created.mcp });
+function allCommands(runtime: Runtime, context: InteractiveContext) {
+  const commands = builtinCommands({ mcp: () => runtime.mcp });
   const reserved = new Set(commands.flatMap((command) => [command.name, ...(command.aliases ?? [])]));
-  const handle = extensibilityHandle(created.extensibility?.loaded, context);
+  const handle = extensibilityHandle(runtime.extensibility?.loaded, context);
   commands.push(...extensionSlashCommands(handle, commands, reserved));
   return commands;
 }

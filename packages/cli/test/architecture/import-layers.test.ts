@@ -24,20 +24,15 @@ const LAYERS: Record<string, number> = {
 };
 
 /**
- * Files still directly in src/ that belong to the shared layer. The session assembly moves into
- * core's runtime (issue O item 1) and stdin reading into core's input pipeline (item 2); until
- * then these files stay where they are and are checked as shared: they may import only shared/.
+ * Files still directly in src/ that belong to the shared layer: checked as shared (they may
+ * import only shared/). `runtime-setup.ts` (the CLI's options for core's createRuntime) and the
+ * memory-saving mode of long sessions are used by several front ends; stdin reading moves into
+ * core's input pipeline (issue O item 2).
  */
 const SHARED_FILES_AT_ROOT = new Set([
-  'session-factory.ts',
-  'safety-setup.ts',
-  'extensibility-setup.ts',
-  'mcp-setup.ts',
-  'generator.ts',
-  'memory-mode.ts',
+  'runtime-setup.ts',
   'long-session-memory.ts',
-  'auth-check.ts',
-  'workspace-roots.ts',
+  'memory-mode.ts',
   'input.ts',
 ]);
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { acceptsImages, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+import { acceptsImages, buildGenerator, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
 import {
   anthropicTextReply,
   geminiTextReply,
@@ -16,7 +16,6 @@ import {
   startOpenAIMock,
 } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildGenerator } from '../../src/generator';
 import { expandAtReferences } from '../../src/ui/input/at-references';
 import { findPastedImagePaths, MAX_IMAGE_BYTES } from '../../src/ui/input/image-references';
 
