@@ -19,9 +19,9 @@ import {
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
 import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { gateFolderTrust } from '../shared/trust-gate';
 import { KODO_VERSION } from '../shared/version';
 import { CallIds } from './call-ids';

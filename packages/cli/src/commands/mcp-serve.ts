@@ -26,9 +26,9 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
 import { ArgsError, type CliArgs, parseCliArgs } from '../shared/args';
 import { FatalError } from '../shared/exit-codes';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { gateFolderTrust } from '../shared/trust-gate';
 import { KODO_VERSION } from '../shared/version';
 import { type BuiltinToolServer, builtinToolServer, SERVE_TOOL_SETS } from './mcp-serve-tools';

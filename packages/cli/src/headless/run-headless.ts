@@ -8,11 +8,11 @@ import {
   type SettingsScope,
 } from '@kodo/core/engine';
 import { assembleInput } from '../input';
-import { favourMemoryWhenLong } from '../long-session-memory';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
 import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
+import { favourMemoryWhenLong } from '../shared/long-session-memory';
 import { expandMcpInput } from '../shared/mcp-input';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { resolveSessionStart } from '../shared/sessions';
 import { expandHeadlessCommand } from './custom-command';
 import type { HeadlessOutput, OutputStreams } from './output';

@@ -9,10 +9,10 @@ import {
   type Session,
   userHome,
 } from '@kodo/core/engine';
-import { favourMemoryOverSpeed } from '../memory-mode';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
 import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
+import { favourMemoryOverSpeed } from '../shared/memory-mode';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { resolveSessionStart, type SessionStart } from '../shared/sessions';
 import { isFolderTrusted } from '../shared/trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';

@@ -24,17 +24,10 @@ const LAYERS: Record<string, number> = {
 };
 
 /**
- * Files still directly in src/ that belong to the shared layer: checked as shared (they may
- * import only shared/). `runtime-setup.ts` (the CLI's options for core's createRuntime) and the
- * memory-saving mode of long sessions are used by several front ends; stdin reading moves into
- * core's input pipeline (issue O item 2).
+ * Files still directly in src/ that belong to the shared layer, checked as shared (they may import
+ * only shared/): stdin reading, until it moves into core's input pipeline (issue O item 2).
  */
-const SHARED_FILES_AT_ROOT = new Set([
-  'runtime-setup.ts',
-  'long-session-memory.ts',
-  'memory-mode.ts',
-  'input.ts',
-]);
+const SHARED_FILES_AT_ROOT = new Set(['input.ts']);
 
 /** The layer node a path relative to src/ belongs to (import specifiers come without `.ts`). */
 function nodeOf(path: string): string {

@@ -5,10 +5,10 @@ import {
   RuntimeSetupError,
   type RuntimeSetupFailure,
 } from '@kodo/core/engine';
-import type { CliArgs } from './shared/args';
-import { ExitCode, FatalError } from './shared/exit-codes';
-import { isFolderTrusted } from './shared/trust-gate';
-import { KODO_BUILD_KEY, KODO_VERSION } from './shared/version';
+import type { CliArgs } from './args';
+import { ExitCode, FatalError } from './exit-codes';
+import { isFolderTrusted } from './trust-gate';
+import { KODO_BUILD_KEY, KODO_VERSION } from './version';
 
 /** What a CLI front end says when it asks core for a runtime: its parsed flags instead of core's shape. */
 export type CliRuntimeSetup = Omit<RuntimeOptions, 'flags' | 'clientInfo' | 'buildKey' | 'trusted'> & {
