@@ -1,6 +1,6 @@
 import { fstatSync, readSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { ExitCode, FatalError } from './exit-codes';
+import { ExitCode, FatalError } from './shared/exit-codes';
 
 export const STDIN_LIMIT_BYTES = 8 * 1024 * 1024;
 

@@ -6,8 +6,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, type EntryScript, installCodeCache } from './code-cache';
-import { commandHelp, HELP_TEXT } from './help';
-import { KODO_VERSION } from './version';
+import { commandHelp, HELP_TEXT } from './shared/help';
+import { KODO_VERSION } from './shared/version';
 
 /** Set by scripts/build.mjs: the id of this build, also written into its hot pack. */
 declare const __KODO_BUILD_ID__: string | undefined;

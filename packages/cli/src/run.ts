@@ -1,10 +1,10 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
-import { ArgsError, type CliArgs, parseCliArgs } from './args';
-import { ExitCode } from './exit-codes';
 import { readPipedStdin } from './input';
 import { scrubInitialEnviron } from './scrub-environ';
-import { gateFolderTrust } from './trust-gate';
+import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
+import { ExitCode } from './shared/exit-codes';
+import { gateFolderTrust } from './shared/trust-gate';
 
 /** Facts the entry point already holds (passed in so this module shares no chunk with it). */
 export interface CliIdentity {
@@ -127,7 +127,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   }
 
   if (args.listSessions || args.deleteSession !== undefined) {
-    const { deleteSessionCommand, listSessionsCommand } = await import('./sessions');
+    const { deleteSessionCommand, listSessionsCommand } = await import('./shared/sessions');
     const place = { cwd: process.cwd(), env: process.env };
     const streams = { stdout: process.stdout, stderr: process.stderr };
     if (args.listSessions) return listSessionsCommand(place, streams);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/args';
+import { parseCliArgs } from '../src/shared/args';
 
 describe('--experimental-acp', () => {
   it("is accepted as Gemini CLI's name for --acp", () => {

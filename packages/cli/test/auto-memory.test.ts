@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Content, MemoryInbox, type Session, type ToolModelClient } from '@kodo/core/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { autoMemoryOn, proposeToInbox, worthProposing } from '../src/auto-memory';
+import { autoMemoryOn, proposeToInbox, worthProposing } from '../src/shared/auto-memory';
 
 let home: string;
 beforeEach(() => {

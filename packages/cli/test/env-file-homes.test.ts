@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEnvFile } from '@kodo/core/engine';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { gateFolderTrust } from '../src/trust-gate';
+import { gateFolderTrust } from '../src/shared/trust-gate';
 
 /**
  * Issue N, class 4: a `.env` may not move kodo's, Gemini CLI's or Claude Code's configuration

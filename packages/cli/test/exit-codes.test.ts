@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode, exitCodeForHttpStatus, processExitCode } from '../src/exit-codes';
+import { ExitCode, exitCodeForHttpStatus, processExitCode } from '../src/shared/exit-codes';
 
 describe('exit codes from HTTP statuses', () => {
   it('are the status modulo 256, as in Gemini CLI', () => {

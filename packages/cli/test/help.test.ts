@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandHelp, HOOKS_HELP, MCP_ADD_HELP, MCP_HELP, MCP_REMOVE_HELP } from '../src/help';
+import { commandHelp, HOOKS_HELP, MCP_ADD_HELP, MCP_HELP, MCP_REMOVE_HELP } from '../src/shared/help';
 
 describe('commandHelp', () => {
   it("answers each subcommand's --help with its own usage", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { favourMemoryWhenLong, LONG_SESSION_TURNS } from '../src/long-session-memory';
+import { favourMemoryWhenLong, LONG_SESSION_TURNS } from '../src/shared/long-session-memory';
 
 describe('favourMemoryWhenLong', () => {
   it('switches once, at the configured number of model turns', () => {

@@ -1,7 +1,8 @@
 import type { McpManager, McpServerStatus } from '@kodo/core/engine';
 import { describe, expect, it } from 'vitest';
 import { parseAdd } from '../src/commands/mcp';
-import { createMcpSlashCommand, formatStatus } from '../src/commands/mcp-status';
+import { formatStatus } from '../src/shared/mcp-status';
+import { createMcpSlashCommand } from '../src/ui/commands/mcp-command';
 
 describe('kodo mcp add arguments', () => {
   it('takes options before the name and passes every word after the command to the server', () => {

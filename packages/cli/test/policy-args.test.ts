@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/args';
+import { parseCliArgs } from '../src/shared/args';
 
 describe('policy flags', () => {
   it('collects --policy and --admin-policy, repeated or as comma lists', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgsError, parseCliArgs } from '../src/args';
+import { ArgsError, parseCliArgs } from '../src/shared/args';
 
 describe('session flags', () => {
   it('reads a bare --resume / -r as latest, wherever it stands', () => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgentsCommand } from '../src/commands/agents';
 import { runSkillsCommand } from '../src/commands/skills';
-import { gateFolderTrust, isFolderTrusted } from '../src/trust-gate';
+import { gateFolderTrust, isFolderTrusted } from '../src/shared/trust-gate';
 import { extensionSlashCommands } from '../src/ui/commands/extension-commands';
 import { permissionsCommand } from '../src/ui/commands/permissions-command';
 import type { CommandContext, SlashCommand } from '../src/ui/commands/types';

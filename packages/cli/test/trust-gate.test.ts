@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gateFolderTrust, isFolderTrusted } from '../src/trust-gate';
+import { gateFolderTrust, isFolderTrusted } from '../src/shared/trust-gate';
 import { askTrustOnTerminal } from '../src/trust-prompt';
 
 let root: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/args';
+import { parseCliArgs } from '../src/shared/args';
 
 /** `-w/--worktree [name]`: the value is optional, as in Gemini CLI and Claude Code. */
 describe('--worktree', () => {

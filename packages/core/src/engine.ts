@@ -277,7 +277,7 @@ export {
 export type { LoadedSession, LoadSessionOptions } from './session/resume';
 export { Session, type SessionChange, type SessionOptions } from './session/session';
 export { formatSessionList, relativeTime, type SessionSummary, sessionsDir } from './session/session-files';
-export { SessionStats, type SessionStatsSnapshot } from './session/stats';
+export { SessionStats, type SessionStatsSnapshot, type StatsTotals } from './session/stats';
 export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/lazy';

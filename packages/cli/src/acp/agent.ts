@@ -23,11 +23,11 @@ import {
   type SettingsScope,
   startSessionWithHookContext,
 } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
-import { ExitCode, FatalError } from '../exit-codes';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
-import { gateFolderTrust } from '../trust-gate';
-import { KODO_VERSION } from '../version';
+import type { CliArgs } from '../shared/args';
+import { ExitCode, FatalError } from '../shared/exit-codes';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
+import { gateFolderTrust } from '../shared/trust-gate';
+import { KODO_VERSION } from '../shared/version';
 import { CallIds } from './call-ids';
 import { availableCommands, runSessionCommand } from './commands';
 import { editorTextFiles } from './editor-files';

@@ -33,7 +33,7 @@ export async function runSessionCommand(
       await runtime.clearConversation(session, signal);
       return 'Cleared the conversation.';
     case 'stats': {
-      const usage = session.budget.usage();
+      const usage = session.budgetUsage();
       return `Tokens: ${usage.tokens}. Tool calls: ${usage.toolCalls}. Cost: $${usage.costUsd.toFixed(4)}${
         usage.unpricedModels.length ? ` (unpriced: ${usage.unpricedModels.join(', ')})` : ''
       }.`;

@@ -3,8 +3,8 @@
  * only protocol messages; diagnostics go to stderr. The process ends when the editor closes stdin.
  */
 import type { Settings, SettingsScope } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
-import { ExitCode } from '../exit-codes';
+import type { CliArgs } from '../shared/args';
+import { ExitCode } from '../shared/exit-codes';
 import { AcpAgent } from './agent';
 import { acpWire } from './json-lines';
 

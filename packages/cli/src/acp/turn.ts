@@ -166,7 +166,7 @@ async function sendUsage(
   const share = target.session.contextUsage();
   if (share === undefined) return;
   const size = target.session.contextWindow(target.session.model);
-  const usage = target.session.budget.usage();
+  const usage = target.session.budgetUsage();
   await send({
     sessionUpdate: 'usage_update',
     used: Math.round(share * size),

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { loadExtensionsModule } from '@kodo/core/engine';
-import { heldBackLine, settingsForFolder } from '../trust-gate';
+import { heldBackLine, settingsForFolder } from '../shared/trust-gate';
 import { asksForHelp } from './asks-for-help';
 
 export interface AgentsCommandContext {

@@ -1,4 +1,4 @@
-import { mainFlags } from '../args';
+import { mainFlags } from '../shared/args';
 import { asksForHelp } from './asks-for-help';
 
 export interface CompletionCommandContext {

@@ -5,9 +5,9 @@
  * refresh what is stored; they never sign in by themselves.
  */
 import { loadMcpModule } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
-import { openBrowser } from '../open-browser';
-import { settingsForFolder } from '../trust-gate';
+import { ExitCode } from '../shared/exit-codes';
+import { openBrowser } from '../shared/open-browser';
+import { settingsForFolder } from '../shared/trust-gate';
 import type { McpCommandContext } from './mcp';
 
 export async function runMcpAuth(context: McpCommandContext & { words: string[] }): Promise<number> {

@@ -15,7 +15,7 @@ import type {
   Part,
 } from '@kodo/core/engine';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CliArgs } from '../args';
+import type { CliArgs } from '../shared/args';
 import type { ServeContext, ServeSession } from './mcp-serve';
 
 /** What `--tools builtin` exposes: reading, searching, editing and running commands. */

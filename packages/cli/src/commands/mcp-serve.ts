@@ -26,11 +26,11 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ArgsError, type CliArgs, parseCliArgs } from '../args';
-import { FatalError } from '../exit-codes';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
-import { gateFolderTrust } from '../trust-gate';
-import { KODO_VERSION } from '../version';
+import { ArgsError, type CliArgs, parseCliArgs } from '../shared/args';
+import { FatalError } from '../shared/exit-codes';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
+import { gateFolderTrust } from '../shared/trust-gate';
+import { KODO_VERSION } from '../shared/version';
 import { type BuiltinToolServer, builtinToolServer, SERVE_TOOL_SETS } from './mcp-serve-tools';
 
 const APPROVAL_MODES = ['default', 'auto_edit', 'plan', 'yolo'] as const;

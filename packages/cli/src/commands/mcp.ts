@@ -11,10 +11,10 @@ import {
   sanitizeEnv,
   ToolRegistry,
 } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
-import { MCP_HELP } from '../help';
-import { keepingTrustFingerprint, settingsForFolder } from '../trust-gate';
-import { formatServer } from './mcp-status';
+import { ExitCode } from '../shared/exit-codes';
+import { MCP_HELP } from '../shared/help';
+import { formatServer } from '../shared/mcp-status';
+import { keepingTrustFingerprint, settingsForFolder } from '../shared/trust-gate';
 
 /**
  * `kodo mcp add|remove|list`: the MCP servers of the settings (`/mcp` is in mcp-status.ts). Adding and removing

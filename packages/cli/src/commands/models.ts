@@ -11,7 +11,7 @@ import {
   ProviderResolver,
   SettingsError,
 } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 
 /**
  * `kodo models [provider] [--json]`: what kodo knows about models — the catalogue (models.dev,

@@ -1,8 +1,8 @@
 import { loadExtensionsModule, type SkillDefinition, skillSettings } from '@kodo/core/engine';
-import { heldBackLine, settingsForFolder } from '../trust-gate';
-import { KODO_BUILD_KEY } from '../version';
+import { type EditScope, setSkillDisabled } from '../shared/settings-edit';
+import { heldBackLine, settingsForFolder } from '../shared/trust-gate';
+import { KODO_BUILD_KEY } from '../shared/version';
 import { asksForHelp } from './asks-for-help';
-import { type EditScope, setSkillDisabled } from './settings-edit';
 
 export interface SkillsCommandContext {
   args: string[];

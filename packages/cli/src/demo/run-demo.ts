@@ -12,7 +12,7 @@ import {
   ToolRegistry,
   Workspace,
 } from '@kodo/core/engine';
-import { ExitCode } from '../exit-codes';
+import { ExitCode } from '../shared/exit-codes';
 import { createTranscriptRenderer, styles } from './render';
 
 const DEMO_PROMPT = 'The tests in this project fail. Find the bug, fix it, and make sure the tests pass.';
@@ -68,7 +68,7 @@ export async function runDemo(io: {
 
   // Independent check, outside the scripted session: do the project's tests pass now?
   const check = await runNodeTests(workspaceDir);
-  const stats = session.stats.snapshot();
+  const stats = session.statsSnapshot();
   io.stdout.write(
     `\n${s.bold('Check:')} node --test in ${workspaceDir} → ${check.passed ? s.green('tests pass') : s.red('tests FAIL')}` +
       `${check.summary ? ` (${check.summary})` : ''}\n` +

@@ -1,6 +1,6 @@
 import type { AgentEvent, BudgetUsage } from '@kodo/core/engine';
 import { stripTerminalControls } from '@kodo/core/engine';
-import { ExitCode, type FatalError } from '../exit-codes';
+import { ExitCode, type FatalError } from '../shared/exit-codes';
 import {
   exitCodeFor,
   type HeadlessOutput,
@@ -92,7 +92,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
         };
         code = ExitCode.structuredOutput;
       }
-      output.stats = stats.snapshot();
+      output.stats = stats;
       if (usage) output.cost = costSummary(usage);
       if (error) output.error = error;
       if (warnings.length > 0) output.warnings = warnings;

@@ -1,5 +1,11 @@
-import type { AgentEvent, BudgetUsage, LoopOutcome, SessionChange, SessionStats } from '@kodo/core/engine';
-import { ExitCode, exitCodeForHttpStatus, type FatalError, processExitCode } from '../exit-codes';
+import type {
+  AgentEvent,
+  BudgetUsage,
+  LoopOutcome,
+  SessionChange,
+  SessionStatsSnapshot,
+} from '@kodo/core/engine';
+import { ExitCode, exitCodeForHttpStatus, type FatalError, processExitCode } from '../shared/exit-codes';
 import type { StructuredResult } from './structured-output';
 
 /** A headless front end: consumes the Session's events and chooses the exit code. */
@@ -19,7 +25,7 @@ export interface HeadlessOutput {
    */
   finish(info: {
     result: LoopOutcome;
-    stats: SessionStats;
+    stats: SessionStatsSnapshot;
     durationMs: number;
     usage?: BudgetUsage;
     structured?: StructuredResult;

@@ -10,12 +10,12 @@ import {
   type SettingsScope,
   startSessionWithHookContext,
 } from '@kodo/core/engine';
-import type { CliArgs, OutputFormat } from '../args';
-import { ExitCode, FatalError } from '../exit-codes';
 import { assembleInput } from '../input';
-import { favourMemoryWhenLong } from '../long-session-memory';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
-import { resolveSessionStart } from '../sessions';
+import type { CliArgs, OutputFormat } from '../shared/args';
+import { ExitCode, FatalError } from '../shared/exit-codes';
+import { favourMemoryWhenLong } from '../shared/long-session-memory';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
+import { resolveSessionStart } from '../shared/sessions';
 import type { HeadlessOutput, OutputStreams } from './output';
 import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';
@@ -160,10 +160,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       return output.finish({
         result,
         ...(structured ? { structured } : {}),
-        stats: live.stats,
+        stats: live.statsSnapshot(),
         durationMs: monotonicMs() - started,
         // kodo's budget flags add the cost to the JSON results; without them the shapes stay Gemini CLI's.
-        ...(live.budget.active ? { usage: live.budget.usage() } : {}),
+        ...(live.hasBudgetLimits() ? { usage: live.budgetUsage() } : {}),
       });
     };
     let code: number = ExitCode.ok;
@@ -189,7 +189,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     }
     // Auto-memory is off headless unless `memory.inbox` (or KODO_AUTO_MEMORY) turns it on.
     if (settings.memory?.inbox !== undefined || env.KODO_AUTO_MEMORY) {
-      const memory = await import('../auto-memory');
+      const memory = await import('../shared/auto-memory');
       if (memory.autoMemoryOn(settings, env, { interactive: false })) {
         await memory.proposeToInbox(
           session,

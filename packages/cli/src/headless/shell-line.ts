@@ -1,5 +1,5 @@
 import { monotonicMs, runShellLine, type Session } from '@kodo/core/engine';
-import { ExitCode, FatalError } from '../exit-codes';
+import { ExitCode, FatalError } from '../shared/exit-codes';
 import type { HeadlessOutput } from './output';
 
 /**
@@ -26,7 +26,7 @@ export async function runHeadlessShell(
   if (result.status !== 'cancelled') output.event({ type: 'content', text });
   return output.finish({
     result: result.status === 'cancelled' ? { kind: 'cancelled', text: '' } : { kind: 'completed', text },
-    stats: session.stats,
+    stats: session.statsSnapshot(),
     durationMs: monotonicMs() - options.durationFrom,
   });
 }

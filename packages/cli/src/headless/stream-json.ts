@@ -1,6 +1,6 @@
-import type { AgentEvent, LoopOutcome, SessionStats } from '@kodo/core/engine';
+import type { AgentEvent, LoopOutcome, SessionStatsSnapshot } from '@kodo/core/engine';
 import { stripTerminalControls } from '@kodo/core/engine';
-import { ExitCode, type FatalError } from '../exit-codes';
+import { ExitCode, type FatalError } from '../shared/exit-codes';
 import type { StreamEvent } from './events-schema';
 import { costSummary } from './json';
 import {
@@ -170,8 +170,7 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
   };
 }
 
-function streamStats(stats: SessionStats, durationMs: number, toolCalls: number) {
-  const snapshot = stats.snapshot();
+function streamStats(snapshot: SessionStatsSnapshot, durationMs: number, toolCalls: number) {
   const models: Fields<'result'>['stats']['models'] = {};
   let total = 0;
   let prompt = 0;

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@kodo/core/engine';
 import { stripTerminalControls } from '@kodo/core/engine';
-import type { FatalError } from '../exit-codes';
+import type { FatalError } from '../shared/exit-codes';
 import {
   exitCodeFor,
   type HeadlessOutput,

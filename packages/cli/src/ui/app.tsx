@@ -1,14 +1,8 @@
 import { join } from 'node:path';
-import {
-  type ApprovalMode,
-  kodoHome,
-  type LoadedSettings,
-  type MessageRecord,
-  type Session,
-  type ToolRegistry,
-} from '@kodo/core/engine';
+import { kodoHome, type LoadedSettings } from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { AppProps } from './app-props';
 import type { CommandContext, SlashCommand } from './commands/types';
 import { ConfirmDialog } from './components/confirm-dialog';
 import { Footer } from './components/footer';
@@ -19,107 +13,34 @@ import { QuestionDialog } from './components/question-dialog';
 import { QueuedPrompts } from './components/queued-prompts';
 import { SelectList } from './components/select-list';
 import { StatusLine } from './components/status-line';
-import type { ConfirmationBridge } from './confirmation-bridge';
 import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
 import { useAgent } from './hooks/use-agent';
+import { useAppKeys } from './hooks/use-app-keys';
 import { useApprovalMode } from './hooks/use-approval-mode';
 import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
-import { useKeyHandler } from './hooks/use-key-handler';
 import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
-import { type PromptDispatchOptions, usePromptDispatch } from './hooks/use-prompt-dispatch';
-import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
-import {
-  SHELL_FOCUS_KEY,
-  TerminalScreensContext,
-  useScreens,
-  useTerminalKeys,
-} from './hooks/use-terminal-screens';
+import { usePromptDispatch } from './hooks/use-prompt-dispatch';
+import { useSandboxLabel } from './hooks/use-sandbox-label';
+import { useStatusLine } from './hooks/use-status-line';
+import { TerminalScreensContext, useScreens, useTerminalKeys } from './hooks/use-terminal-screens';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
-import { type ClipboardImage, ClipboardImageReader } from './input/clipboard-image';
+import { ClipboardImageReader } from './input/clipboard-image';
 import { Keymap } from './keys/keymap';
-import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
-import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
-import type { StatusLineRunner } from './status/status-command';
-import { statusLineInput } from './status/status-input';
-import type { TerminalScreens } from './terminal/terminal-screens';
-import { resolveTheme, THEME_NAMES, type Theme } from './theme';
+import { resolveTheme, THEME_NAMES } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
-export interface ResumedSession {
-  session: Session;
-  /** Its recorded messages, drawn as the history. */
-  messages: readonly MessageRecord[];
-  notes: string[];
-}
+export type { AppProps, ResumedSession } from './app-props';
 
-export interface AppProps {
-  session: Session;
-  tools: ToolRegistry;
-  /** A fresh session for /clear (same settings, new id). */
-  createSession(): Promise<Session>;
-  /** A fork of the session for /fork, under a new id and its own record. */
-  forkSession?(from: Session): Promise<Session>;
-  /**
-   * A recorded session to continue in place of this one (`/resume`): kodo's own, or another
-   * tool's imported as a new kodo session. `notes` are said once it is shown.
-   */
-  resumeSession?(identifier: string): Promise<ResumedSession>;
-  bridge: ConfirmationBridge;
-  /** `ask_user`'s questions, answered in the question dialog. */
-  questions?: QuestionBridge;
-  commands: readonly SlashCommand[];
-  /** Custom commands, skills and MCP prompts for core's input pipeline (see usePromptDispatch). */
-  inputSources?: PromptDispatchOptions['sources'];
-  settings: LoadedSettings;
-  version: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  /** A built-in theme's name or a custom theme's (`customThemes`). */
-  themeName: string;
-  /** The command-backed status line (settings `statusLine`), shown above the footer. */
-  statusLine?: { runner: StatusLineRunner; padding?: number };
-  /** Reads an image from the system clipboard (Ctrl+V); default: the system's clipboard tool. */
-  clipboard?: { read(signal?: AbortSignal): Promise<ClipboardImage> };
-  /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
-  keymap?: Keymap;
-  /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
-  customThemes?: ReadonlyMap<string, Theme>;
-  highlighter: HighlighterLoader;
-  /** Earlier prompts (oldest first) and how to remember a new one. */
-  inputHistory: { load(): string[]; add(entry: string): string[] };
-  listFiles(): Promise<string[]>;
-  initialPrompt?: string | undefined;
-  /** The recorded messages of a resumed session, drawn as history before anything else. */
-  resumedMessages?: readonly MessageRecord[];
-  /** The shell sandbox in force, for the footer; absent when commands run unconfined. */
-  sandbox?: SandboxView | undefined;
-  /** The screens of shell commands running in a pseudo-terminal; absent when they use pipes. */
-  terminals?: TerminalScreens;
-  /** Replaces $EDITOR (tests). */
-  openEditor?: EditorLauncher;
-  /**
-   * Whether the folder is trusted: only then does the approval dialog offer "for this session"
-   * (as Gemini CLI). Default true.
-   */
-  folderTrusted?: () => boolean;
-  /** Told the id of each new session (/clear starts one). */
-  onSession?(sessionId: string): void;
-  /** Told the session id when the person leaves. */
-  onExit(sessionId: string): void;
-}
-
-const noSubscription = () => () => undefined;
-const emptyText = () => '';
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const EXIT_ARM_MS = 2000;
 const HIGHLIGHTER_DELAY_MS = 250;
@@ -386,33 +307,16 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
-  const statusRunner = props.statusLine?.runner;
-  const statusText = useSyncExternalStore(
-    statusRunner?.subscribe ?? noSubscription,
-    statusRunner?.current ?? emptyText,
-  );
-  const startedAt = useRef(Date.now());
-  useEffect(
-    () =>
-      statusRunner?.onFirstFailure((message) => addItem({ kind: 'info', tone: 'warning', text: message })),
-    [statusRunner, addItem],
-  );
-  const statusTotals = session.stats.totals();
-  const statusKey = `${session.id}|${session.model}|${approvalMode}|${agent.busy}|${statusTotals.requests}|${statusTotals.tokens.prompt}|${agent.lastUsage?.promptTokenCount ?? ''}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: statusKey sums up what the input holds
-  useEffect(() => {
-    statusRunner?.update(
-      statusLineInput(session, {
-        cwd,
-        version: props.version,
-        startedAt: startedAt.current,
-        now: Date.now(),
-        approvalMode,
-        sandbox: sandboxLabel,
-        lastUsage: agent.lastUsage,
-      }),
-    );
-  }, [statusRunner, statusKey]);
+  const statusText = useStatusLine(props.statusLine?.runner, {
+    session,
+    cwd,
+    version: props.version,
+    approvalMode,
+    sandbox: sandboxLabel,
+    busy: agent.busy,
+    lastUsage: agent.lastUsage,
+    addItem,
+  });
 
   const pasteImage = useCallback(async () => {
     const result = await clipboard.read();
@@ -427,33 +331,21 @@ export function App(props: AppProps) {
   }, []);
   const toggleYolo = useYoloToggle({ session, onRefused: showBriefly });
 
-  useKeyHandler(
-    (input, key) => {
-      // Stays subscribed while a command has the keys, so the terminal stays in raw mode.
-      if (shellFocused) return;
-      if (input === SHELL_FOCUS_KEY || (key.ctrl && input === 'f')) {
-        terminals?.toggleFocus();
-        return;
-      }
-      const action = keymap.actionFor(input, key);
-      if (action === 'app:cycleMode') {
-        const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
-        if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
-        const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
-        session.setApprovalMode(next, { source: 'keys' });
-      } else if (action === 'app:toggleYolo') {
-        toggleYolo();
-      } else if (action === 'app:toggleThoughts') {
-        setThoughtsExpanded((expanded) => !expanded);
-        refreshStatic();
-      } else if (action === 'app:redraw') {
-        refreshStatic();
-      }
+  useAppKeys({
+    session,
+    firstSession: props.session,
+    keymap,
+    shellFocused,
+    terminals,
+    toggleYolo,
+    toggleThoughts: () => {
+      setThoughtsExpanded((expanded) => !expanded);
+      refreshStatic();
     },
-    { isActive: true },
-  );
+    redraw: refreshStatic,
+  });
 
-  const totals = session.stats.totals();
+  const totals = session.statsTotals();
   const previewLines = Math.max(3, Math.floor(rows / 3));
   const asking = question && !pending ? question : undefined;
   const reserved = pending ? previewLines + 14 : asking ? 14 : 8;

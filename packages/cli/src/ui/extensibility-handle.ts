@@ -1,7 +1,7 @@
 import { type Extensibility, type LoadedSettings, loadRuntimeExtensibility } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
-import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../trust-gate';
-import { KODO_BUILD_KEY } from '../version';
+import type { CliArgs } from '../shared/args';
+import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../shared/trust-gate';
+import { KODO_BUILD_KEY } from '../shared/version';
 import type { ExtensibilityHandle } from './commands/extension-commands';
 
 /**

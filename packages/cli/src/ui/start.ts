@@ -8,13 +8,13 @@ import {
   type Session,
   userHome,
 } from '@kodo/core/engine';
-import type { CliArgs } from '../args';
-import { autoMemoryOn, proposeToInbox, worthProposing } from '../auto-memory';
-import { ExitCode, FatalError } from '../exit-codes';
-import { favourMemoryOverSpeed } from '../memory-mode';
-import { asFatalError, createCliRuntime } from '../runtime-setup';
-import { resolveSessionStart, type SessionStart } from '../sessions';
-import { isFolderTrusted } from '../trust-gate';
+import type { CliArgs } from '../shared/args';
+import { autoMemoryOn, proposeToInbox, worthProposing } from '../shared/auto-memory';
+import { ExitCode, FatalError } from '../shared/exit-codes';
+import { favourMemoryOverSpeed } from '../shared/memory-mode';
+import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
+import { resolveSessionStart, type SessionStart } from '../shared/sessions';
+import { isFolderTrusted } from '../shared/trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
 import { extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';

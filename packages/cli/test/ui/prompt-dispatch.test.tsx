@@ -43,8 +43,8 @@ function harness(
   const options = (paused: boolean): PromptDispatchOptions => ({
     session: {
       model: 'gemini-2.5-pro',
-      toolContext: { workspace: new Workspace({ roots: [root] }) },
-      agents: { list: () => [{ name: 'reviewer' }] },
+      workspace: new Workspace({ roots: [root] }),
+      listAgents: () => [{ name: 'reviewer' }],
       addContext: (parts) => context.push(...parts),
       steer: (line) => log.push(`steer ${line}`),
       takeSteering: () => [],

@@ -130,6 +130,14 @@ export interface SubagentRunnerOptions {
 /** How a child ended, in the words of the result the parent model reads. */
 type Termination = 'GOAL' | 'MAX_TURNS' | 'TIMEOUT' | 'ABORTED' | 'ERROR';
 
+/** An agent `invoke_agent` can start, as `/agents` lists it. */
+export interface AgentSummary {
+  name: string;
+  description: string;
+  /** Where it was defined (a file path, or `built-in`). */
+  source: string;
+}
+
 /**
  * Runs subagents: each child is the same agent loop as the main one, with its own chat
  * (history and model), system prompt, tool set, turn, time and token limits. Its tool calls go
@@ -147,7 +155,7 @@ export class SubagentRunner implements AgentInvoker {
     this.depth = options.depth ?? 1;
   }
 
-  list(): readonly { name: string; description: string; source: string }[] {
+  list(): readonly AgentSummary[] {
     return [...this.byName.values()].map(({ name, description, source }) => ({ name, description, source }));
   }
 

@@ -74,7 +74,7 @@ async function typedPrompt(input: LineInput, options: ResolveOptions): Promise<R
     skipped.push(...expanded.skipped);
   }
   let images: Part[] = [];
-  const agentNames = session.agents.list().map((agent) => agent.name);
+  const agentNames = session.listAgents().map((agent) => agent.name);
   const isAgent = (reference: string) =>
     agentNames.some((name) => name.toLowerCase() === reference.toLowerCase());
   // `@path`, or the path of an image pasted into the prompt.
@@ -83,9 +83,9 @@ async function typedPrompt(input: LineInput, options: ResolveOptions): Promise<R
     // to a plain prompt's first request).
     const { expandAtReferences, ignoredPathCheck } = await loadInputFiles();
     const expanded = await expandAtReferences(text, {
-      workspace: session.toolContext.workspace,
-      isIgnored: ignoredPathCheck(session.toolContext.workspace, session.toolContext.fileFiltering),
-      listFiles: sources.listFiles ?? (() => listWorkspaceFiles(session.toolContext.workspace.cwd)),
+      workspace: session.workspace,
+      isIgnored: ignoredPathCheck(session.workspace, session.fileFiltering),
+      listFiles: sources.listFiles ?? (() => listWorkspaceFiles(session.workspace.cwd)),
       images: { model: session.model, accepted: acceptsImages(session.model) },
       // `@server:uri` was the MCP step's, `@agent` is the routing step's: neither is a file.
       skip: (reference) =>

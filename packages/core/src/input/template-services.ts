@@ -83,7 +83,7 @@ function responseOutput(completed: CompletedToolCall): string | undefined {
 
 /** A directory's files (recursively, without `.git` and `node_modules`), or undefined for a file. */
 function directoryFiles(session: InputSession, path: string): string[] | undefined {
-  const workspace = session.toolContext.workspace;
+  const workspace = session.workspace;
   const absolute = workspace.absolute(path);
   let isDirectory = false;
   try {

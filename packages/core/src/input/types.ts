@@ -20,8 +20,9 @@ export type FrontEnd = 'terminal' | 'headless' | 'acp' | 'sdk';
 /** What the pipeline needs of the session a line goes to (a `Session` is one). */
 export interface InputSession {
   readonly model: string;
-  readonly toolContext: { readonly workspace: Workspace; readonly fileFiltering?: Partial<FileFiltering> };
-  readonly agents: { list(): readonly { name: string }[] };
+  readonly workspace: Workspace;
+  readonly fileFiltering?: Partial<FileFiltering> | undefined;
+  listAgents(): readonly { name: string }[];
   runUserToolCall(
     name: string,
     args: Record<string, unknown>,

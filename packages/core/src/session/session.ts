@@ -1,58 +1,49 @@
-import { join } from 'node:path';
-import { BudgetTracker } from '../agent/budgets';
-import { Chat } from '../agent/chat';
+import { BudgetTracker, type BudgetUsage } from '../agent/budgets';
+import type { Chat } from '../agent/chat';
 import { type AgentLoopDeps, type LoopOutcome, type LoopState, runAgentLoop } from '../agent/loop';
-import { DEFAULT_RETRY_POLICY } from '../agent/retry';
-import {
-  DEFAULT_SUBAGENT_LIMITS,
-  SubagentRunner,
-  subagentDefinitions,
-  subagentRules,
-} from '../agent/subagents';
-import { CallIdGenerator } from '../agent/turn';
-import { ChatCompressor, type CompressionResult, DEFAULT_COMPRESSION } from '../context/compression';
+import type { AgentSummary, SubagentRunner } from '../agent/subagents';
+import type { ChatCompressor, CompressionResult } from '../context/compression';
 import { attachDiscoveredContext } from '../context/jit-context';
-import { DEFAULT_MASKING } from '../context/masking';
 import type { ProjectMemory } from '../context/memory-files';
 import type { AgentEvent, ToolCallRequestInfo } from '../contracts/events';
 import type { Content, GenerationConfig, Part } from '../contracts/messages';
 import type { HookSystem } from '../hooks/hook-system';
-import type { ModelSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
 import type { Effort } from '../llm/effort';
 import { BUILTIN_CATALOGUE } from '../llm/models';
-import { observeOneShotCalls, utilityCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
-import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
-import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
-import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
-import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
-import { type Approvals, type CompletedToolCall, NO_APPROVALS, Scheduler } from '../scheduler/scheduler';
-import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
+import type { CheckpointInfo } from '../safety/checkpoints';
+import type {
+  PromptSummary,
+  RestoreOptions,
+  RestoreResult,
+  RewindMode,
+  RewindResult,
+  SessionCheckpoints,
+} from '../safety/checkpoints/session-checkpoints';
+import type { ApprovalMode } from '../scheduler/policy/policy';
+import type { CompletedToolCall, Scheduler } from '../scheduler/scheduler';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
-import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
-import { BackgroundJobs } from '../tools/shell/background-jobs';
-import type { TodoItem, ToolContext } from '../tools/tool';
+import type { FileFiltering } from '../tools/file-filtering';
+import type { TodoItem, ToolContext, ToolModelClient } from '../tools/tool';
+import type { Workspace } from '../tools/workspace';
 import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
-import { approvalModeAccess } from './approval-access';
 import {
   type ApprovalModeDecision,
   ApprovalModeError,
   type ApprovalModeSource,
   decideApprovalMode,
 } from './approval-mode-gate';
+import { assembleSession } from './assembly';
 import { type ContextBreakdown, computeContextBreakdown } from './context-breakdown';
-import { DeferredTools, withToolSearch } from './deferred-tools';
-import { modelOffer } from './model-offer';
+import type { DeferredTools } from './deferred-tools';
 import type { TurnBoundary, TurnRecorder } from './recorder';
-import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
-import { SessionStats } from './stats';
+import type { SessionChange, SessionOptions } from './session-types';
+import { SessionStats, type SessionStatsSnapshot, type StatsTotals } from './stats';
 import { statsCost } from './stats-cost';
 import { SteeringInbox } from './steering';
-import { toolModelClient } from './tool-model-client';
-import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
 
 export type { SessionChange, SessionOptions } from './session-types';
@@ -65,9 +56,9 @@ export type { SessionChange, SessionOptions } from './session-types';
  */
 export class Session {
   readonly id: string;
-  readonly stats = new SessionStats();
+  private readonly stats = new SessionStats();
   /** What the session spent (cost per model, tokens, tool calls, time) and its limits. */
-  readonly budget: BudgetTracker;
+  private readonly budget: BudgetTracker;
   private readonly deferred: DeferredTools | undefined;
   private readonly chat: Chat;
   private readonly scheduler: Scheduler;
@@ -77,14 +68,14 @@ export class Session {
   private promptCount = 0;
   private todoItems: TodoItem[] = [];
   /** The tool context as tools see it, with the session's model client and todo list filled in. */
-  readonly toolContext: ToolContext;
+  private readonly toolContext: ToolContext;
   private readonly compressor: ChatCompressor;
   /** Context files (KODO.md, AGENTS.md, GEMINI.md); absent = none loaded. */
-  readonly memory: ProjectMemory | undefined;
-  /** The session's hooks, for `/hooks`; undefined when none are configured. */
-  readonly hooks: HookSystem | undefined;
+  private readonly memory: ProjectMemory | undefined;
+  /** The session's hooks; undefined when none are configured. */
+  private readonly hooks: HookSystem | undefined;
   /** `/restore` and `/rewind`; undefined when checkpointing is off. */
-  readonly checkpoints: SessionCheckpoints | undefined;
+  private readonly checkpoints: SessionCheckpoints | undefined;
   private readonly telemetry: Telemetry;
   private readonly recorder: TurnRecorder | undefined;
   private readonly loopState: LoopState = { sessionTurns: 0 };
@@ -96,8 +87,8 @@ export class Session {
    */
   private readonly requestConfig: GenerationConfig;
   private readonly listeners = new Set<(change: SessionChange) => void>();
-  /** The agents `invoke_agent` can start (built-in and custom), for `/agents list`. */
-  readonly agents: SubagentRunner;
+  /** The agents `invoke_agent` can start (built-in and custom). */
+  private readonly agents: SubagentRunner;
   /** The window planned with for a model: a local server's report, else the model table's. */
   readonly contextWindow: (model: string) => number;
   private readonly steeringInbox = new SteeringInbox();
@@ -112,6 +103,7 @@ export class Session {
     if (!first.ok) throw new ApprovalModeError(first.message);
     this.approvalMode = first.mode;
     this.memory = options.memory;
+    this.hooks = options.hooks;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
     this.recorder = options.recorder;
     this.budget = new BudgetTracker(options.budgets ?? {}, options.models ? { models: options.models } : {});
@@ -119,161 +111,38 @@ export class Session {
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
     this.cwd = options.toolContext.workspace.cwd;
-    // The front end's statement: a confirm handler means a person answers (SessionOptions.confirm).
-    const approvals: Approvals = options.confirm
-      ? { interactive: true, confirm: options.confirm }
-      : NO_APPROVALS;
-    const { interactive } = approvals;
-    this.hooks = options.hooks;
-    const telemetryObserver = telemetryApiObserver(this.telemetry);
-    if (this.hooks) reportHookRuns(this.hooks, this.telemetry);
-    // Every model call counts in stats, budgets and telemetry; calls outside the conversation
-    // under their own role, as Gemini CLI names them.
-    const utility = (role: string) =>
-      observeOneShotCalls(
-        utilityCalls(options.generator),
-        fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
-      );
-    const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
-    this.deferred =
-      options.deferToolsAbove !== undefined ? new DeferredTools(options.deferToolsAbove) : undefined;
-    const contextWindow = plannedWindow(options.contextWindows);
-    this.contextWindow = contextWindow;
-    const profile = () => toolProfileFor(options.toolProfile, options.contextWindows, this.chat.getModel());
-    this.chat = new Chat({
-      generator: options.generator,
-      model: options.model,
-      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-      ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
-      observer: conversationObserver,
-      ...(options.history ? { history: options.history } : {}),
-    });
-    const outputLimit = options.outputLimit ?? {
-      thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
-      spillDir: undefined,
-    };
-    this.compressor = new ChatCompressor(utility('utility_compressor'), {
-      ...DEFAULT_COMPRESSION,
-      thresholdShare: options.compressionThreshold ?? DEFAULT_COMPRESSION.thresholdShare,
-      contextWindow,
-      outputLimit,
-    });
-    const policy: PolicyChecker = options.policy ?? new ApprovalModePolicy();
-    const tempDir = options.toolContext.workspace.tempDir;
-    this.toolContext = {
-      ...options.toolContext,
-      // The shell cuts output with the scheduler's cap; background logs go to the project temp dir.
-      shell: options.toolContext.shell ?? {
-        jobs: new BackgroundJobs({ logDir: tempDir ? join(tempDir, 'background-processes') : undefined }),
-        outputLimit,
-        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-      },
-      model:
-        options.toolContext.model ?? toolModelClient(utility('utility_tool'), () => this.chat.getModel()),
-      approvalMode:
-        options.toolContext.approvalMode ??
-        approvalModeAccess({
-          get: () => this.approvalMode,
-          set: (mode) => void this.setApprovalMode(mode, { source: 'tool' }),
-        }),
-      todos: options.toolContext.todos ?? {
+    const parts = assembleSession(options, {
+      id: this.id,
+      cwd: this.cwd,
+      stats: this.stats,
+      budget: this.budget,
+      telemetry: this.telemetry,
+      hooks: this.hooks,
+      memory: this.memory,
+      requestConfig: this.requestConfig,
+      loopState: this.loopState,
+      steering: this.steeringInbox,
+      todos: {
         get: () => structuredClone(this.todoItems),
         set: (items) => {
           this.todoItems = structuredClone(items);
         },
       },
-    };
-    const checkpointing = options.checkpointing;
-    this.checkpoints = checkpointing
-      ? checkpointing.store.forSession({
-          sessionId: this.id,
-          conversation: {
-            history: () => this.chat.getHistory(),
-            setHistory: (history) => this.replaceHistory(history, { reason: 'rewind' }),
-          },
-          shell: checkpointing.shell ?? false,
-          ...(checkpointing.onError ? { onError: checkpointing.onError } : {}),
-          ...(checkpointing.promptSnapshots !== undefined
-            ? { promptSnapshots: checkpointing.promptSnapshots }
-            : {}),
-        })
-      : undefined;
-    const checkpoints = this.checkpoints;
-    this.scheduler = new Scheduler({
-      ...(checkpoints
-        ? { beforeExecute: (call, invocation) => checkpoints.beforeExecute(call, invocation.tool) }
-        : {}),
-      registry: options.tools,
-      context: this.toolContext,
-      policy,
-      getApprovalMode: () => this.approvalMode,
-      approvals,
-      outputLimit,
-      ...(this.hooks ? { hooks: this.hooks } : {}),
-    });
-    const agentLimits = { ...DEFAULT_SUBAGENT_LIMITS, ...options.agentLimits };
-    this.agents = new SubagentRunner({
-      definitions: subagentDefinitions(options.agents ?? [], options.agentOverrides),
-      limits: agentLimits,
-      generator: options.generator,
-      observer: fanOut(this.stats.forRole('subagent'), this.budget, telemetryObserver),
-      parentModel: () => this.chat.getModel(),
-      parentConfig: () => this.requestConfig,
-      registry: options.tools,
-      policy,
-      getApprovalMode: () => this.approvalMode,
-      approvals,
-      ...(this.hooks ? { hooks: this.hooks } : {}),
-      outputLimit,
-      toolContext: this.toolContext,
-      budget: this.budget,
-      ...(options.retry ? { retry: options.retry } : {}),
-      systemInstruction: () =>
-        subagentRules({
-          cwd: this.cwd,
-          approvalMode: this.approvalMode,
-          memory: this.memory?.systemBlock() ?? '',
-        }),
-    });
-    // `agents.maxDepth: 0`: no subagents at all, so invoke_agent is neither offered nor run.
-    const delegation = agentLimits.maxDepth > 0;
-    this.toolContext.agents = delegation ? this.agents : undefined;
-    // Model hooks see only the conversation's requests, not the one-shot calls of tools.
-    const modelSteps: ModelSteps | undefined = this.hooks ? this.hooks.modelSteps() : undefined;
-    const offer = modelOffer({
-      options,
-      tools: options.tools,
-      policy,
-      interactive,
       approvalMode: () => this.approvalMode,
-      memory: () => this.memory?.systemBlock() ?? '',
-      agents: this.agents,
-      delegation,
-      profile,
-      ...(this.deferred ? { deferred: withToolSearch(this.deferred, options.tools) } : {}),
-    });
-    this.loopDeps = {
-      chat: this.chat,
-      systemInstruction: offer.systemInstruction,
-      tools: offer.tools,
-      generationConfig: this.requestConfig,
+      setApprovalMode: (mode, request) => this.setApprovalMode(mode, request),
+      replaceHistory: (history, change) => this.replaceHistory(history, change),
       runTools: (calls, signal) => this.runTools(calls, signal),
-      ...(modelSteps ? { modelSteps } : {}),
-      context: {
-        compressor: this.compressor,
-        masking: { ...DEFAULT_MASKING, spillDir: options.outputLimit?.spillDir },
-        contextWindow,
-        sessionId: this.id,
-        ...(this.hooks ? { beforeCompressionCheck: (check) => this.preCompressAuto(check) } : {}),
-      },
-      loops: new LoopDetector(options.loopDetection ?? DEFAULT_LOOP_DETECTION),
-      ids: new CallIdGenerator(),
-      maxTurnsPerPrompt: options.maxTurnsPerPrompt ?? DEFAULT_MAX_TURNS_PER_PROMPT,
-      maxSessionTurns: options.maxSessionTurns ?? -1,
-      state: this.loopState,
-      budget: this.budget,
-      steering: this.steeringInbox,
-    };
+      preCompressAuto: (check) => this.preCompressAuto(check),
+    });
+    this.chat = parts.chat;
+    this.compressor = parts.compressor;
+    this.toolContext = parts.toolContext;
+    this.checkpoints = parts.checkpoints;
+    this.scheduler = parts.scheduler;
+    this.agents = parts.agents;
+    this.deferred = parts.deferred;
+    this.contextWindow = parts.contextWindow;
+    this.loopDeps = parts.loopDeps;
   }
 
   /**
@@ -481,6 +350,105 @@ export class Session {
       source: request.source ?? 'sdk',
     });
     return decision;
+  }
+
+  // What front ends show and change beyond the conversation: values and methods, never the
+  // objects that keep them (stats, budgets, hooks, checkpoints, context files, agents).
+
+  /** Requests, tokens, tool calls and lines changed so far, per model and role (a copy). */
+  statsSnapshot(): SessionStatsSnapshot {
+    return this.stats.snapshot();
+  }
+
+  /** The counts summed over every model. */
+  statsTotals(): StatsTotals {
+    return this.stats.totals();
+  }
+
+  /** What the session spent so far: tokens, tool calls, cost (resumed turns not included). */
+  budgetUsage(): BudgetUsage {
+    return this.budget.usage();
+  }
+
+  /** Whether a budget limits this session (`--max-cost`, `--max-tokens`, …). */
+  hasBudgetLimits(): boolean {
+    return this.budget.active;
+  }
+
+  /** The folders the session works in and its path checks (`@file` references, command steps). */
+  get workspace(): Workspace {
+    return this.toolContext.workspace;
+  }
+
+  /** Which files the file tools leave out (`.gitignore`, `.geminiignore`): `@file` follows the same rules. */
+  get fileFiltering(): Partial<FileFiltering> | undefined {
+    return this.toolContext.fileFiltering;
+  }
+
+  /** The session's model client for one-shot calls (counted as `utility_tool`), if it has one. */
+  oneShotModel(): ToolModelClient | undefined {
+    return this.toolContext.model;
+  }
+
+  /** The agents `invoke_agent` can start (built-in and custom), for `/agents` and `@name`. */
+  listAgents(): AgentSummary[] {
+    return [...this.agents.list()];
+  }
+
+  /** The context files in use and their text; undefined when the session loads none. */
+  contextFiles(): { paths: string[]; text: string } | undefined {
+    return this.memory ? { paths: this.memory.paths(), text: this.memory.show() } : undefined;
+  }
+
+  /** Reads the context files again (after `/memory add` or an edit); how many are in use. */
+  async reloadContextFiles(): Promise<number> {
+    await this.memory?.load();
+    return this.memory?.paths().length ?? 0;
+  }
+
+  /** Stops running a hook (by name or command) for the rest of the session. */
+  disableHook(label: string): void {
+    this.hooks?.disableHook(label);
+  }
+
+  /** Runs a hook disabled with `disableHook` again. */
+  enableHook(label: string): void {
+    this.hooks?.enableHook(label);
+  }
+
+  /** Whether checkpoints are taken (`general.checkpointing.enabled`); the methods below need it. */
+  get checkpointing(): boolean {
+    return this.checkpoints !== undefined;
+  }
+
+  /** Every checkpoint of the project (all sessions), oldest first; none when checkpointing is off. */
+  listCheckpoints(): CheckpointInfo[] {
+    return this.checkpoints?.list() ?? [];
+  }
+
+  /** The prompts of this session `rewind` can go back over, oldest first. */
+  rewindablePrompts(): PromptSummary[] {
+    return this.checkpoints?.prompts() ?? [];
+  }
+
+  /** `/restore <id>`: a checkpoint's files and/or the conversation as it was then. */
+  restoreCheckpoint(id: string, what: RestoreOptions): Promise<RestoreResult> {
+    return this.checkpointStore().restore(id, what);
+  }
+
+  /** `/rewind`: back `count` prompts, the files, the conversation or both. */
+  rewind(count: number, mode: RewindMode): Promise<RewindResult> {
+    return this.checkpointStore().rewind(count, mode);
+  }
+
+  /** Resolves once the checkpoints being taken in the background are written. */
+  async checkpointsSettled(): Promise<void> {
+    await this.checkpoints?.settle();
+  }
+
+  private checkpointStore(): SessionCheckpoints {
+    if (!this.checkpoints) throw new Error('Checkpointing is off (general.checkpointing.enabled).');
+    return this.checkpoints;
   }
 
   /** The session's cost so far at list prices (resumed turns included); undefined when a model used has no known price. */

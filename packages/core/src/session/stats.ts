@@ -63,6 +63,14 @@ const emptyTokens = (): TokenStats => ({
 });
 const emptyDecisions = (): DecisionCounts => ({ accept: 0, reject: 0, modify: 0, auto_accept: 0 });
 
+/** The counts summed over every model. */
+export interface StatsTotals {
+  requests: number;
+  errors: number;
+  tokens: TokenStats;
+  latencyMs: number;
+}
+
 /**
  * What a session used: model requests, tokens by kind and latency per model; tool calls by name
  * with outcomes, decisions and durations; lines added and removed by edits. The JSON shape is the
@@ -169,7 +177,7 @@ export class SessionStats implements ApiCallObserver {
   }
 
   /** Totals over every model. */
-  totals(): { requests: number; errors: number; tokens: TokenStats; latencyMs: number } {
+  totals(): StatsTotals {
     const tokens = emptyTokens();
     let requests = 0;
     let errors = 0;

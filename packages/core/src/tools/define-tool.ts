@@ -6,9 +6,11 @@ import type {
   ConfirmationDetails,
   Tool,
   ToolContext,
+  ToolContextFor,
   ToolDefinition,
   ToolError,
   ToolInvocation,
+  ToolNeed,
   ToolResult,
 } from './tool';
 
@@ -21,10 +23,13 @@ const WAIT_FOR_PREVIOUS_SCHEMA = {
   description: 'Set to true to run this call only after the previous calls of this turn have finished.',
 };
 
-export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinition<Schema>): Tool {
+export function defineTool<Schema extends z.ZodObject, Uses extends ToolNeed = ToolNeed>(
+  definition: ToolDefinition<Schema, Uses>,
+): Tool {
   let declaration: FunctionDeclaration | undefined;
   const tool: Tool = {
     name: definition.name,
+    ...(definition.uses ? { uses: definition.uses } : {}),
     displayName: definition.displayName,
     kind: definition.kind,
     description: definition.description,
@@ -40,7 +45,8 @@ export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinitio
       };
       return declaration;
     },
-    build(args: unknown, ctx: ToolContext): BuildResult {
+    build(args: unknown, context: ToolContext): BuildResult {
+      const ctx = definition.uses ? contextFor(context, definition.uses) : context;
       const withoutMeta = stripRuntimeParams(args);
       const parsed = definition.parameters.safeParse(withoutMeta);
       if (!parsed.success) {
@@ -63,11 +69,26 @@ export function defineTool<Schema extends z.ZodObject>(definition: ToolDefinitio
   return tool;
 }
 
-function makeInvocation<Schema extends z.ZodObject>(
+/**
+ * The part of the context a tool declared, read through to the session's context on every use
+ * (the session fills some services in after it is built, `agents` among them).
+ */
+export function contextFor<Uses extends ToolNeed>(
+  context: ToolContext,
+  uses: readonly Uses[],
+): ToolContextFor<Uses> {
+  const view = {} as ToolContextFor<Uses>;
+  for (const need of uses) {
+    Object.defineProperty(view, need, { get: () => context[need], enumerable: true });
+  }
+  return view;
+}
+
+function makeInvocation<Schema extends z.ZodObject, Uses extends ToolNeed>(
   tool: Tool,
-  definition: ToolDefinition<Schema>,
+  definition: ToolDefinition<Schema, Uses>,
   params: z.infer<Schema>,
-  ctx: ToolContext,
+  ctx: ToolContextFor<Uses>,
 ): ToolInvocation {
   return {
     tool,

@@ -16,7 +16,10 @@ import {
   writeTextFile,
 } from './file-text';
 import { errnoCode, failure, failureFrom } from './results';
-import type { ConfirmationDetails, ExecuteOptions, ToolContext, ToolError, ToolResult } from './tool';
+import type { ConfirmationDetails, ExecuteOptions, ToolContextFor, ToolError, ToolResult } from './tool';
+
+/** What the file tools use: the workspace and where text is read and written. */
+export type FileToolContext = ToolContextFor<'workspace' | 'textFiles'>;
 
 export interface TextFormat {
   encoding: TextEncodingName;
@@ -45,7 +48,7 @@ export function isToolError(value: object): value is ToolError {
  */
 export async function readTarget(
   filePath: string,
-  ctx: ToolContext,
+  ctx: FileToolContext,
   readFailed: (abs: string, error: unknown) => ToolError,
   options: { refuseBinary?: boolean } = {},
 ): Promise<{ abs: string; existing: ExistingText | undefined; format: TextFormat } | ToolError> {
@@ -111,21 +114,24 @@ export interface ChangeReport<C extends FileChange> {
  * diff (a generic prompt for an error, which execution then reports); execution writes it in the
  * file's own encoding and line endings and reports the diff and its stats.
  */
-export function fileChangeHooks<Params extends { file_path: string }, C extends FileChange>(
-  prepare: (params: Params, ctx: ToolContext, signal: AbortSignal) => Promise<C | ToolError>,
+export function fileChangeHooks<
+  Params extends { file_path: string },
+  C extends FileChange,
+  Ctx extends FileToolContext,
+>(
+  prepare: (params: Params, ctx: Ctx, signal: AbortSignal) => Promise<C | ToolError>,
   options: { title: string; report: ChangeReport<C> },
 ) {
-  const checked = async (params: Params, ctx: ToolContext, signal: AbortSignal): Promise<C | ToolError> => {
+  const checked = async (params: Params, ctx: Ctx, signal: AbortSignal): Promise<C | ToolError> => {
     const prepared = await prepare(params, ctx, signal);
     return isToolError(prepared) ? prepared : (encodingProblem(prepared) ?? prepared);
   };
   return {
-    describe: (params: Params, ctx: ToolContext) =>
-      ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
-    locations: (params: Params, ctx: ToolContext) => [ctx.workspace.absolute(params.file_path)],
+    describe: (params: Params, ctx: Ctx) => ctx.workspace.display(ctx.workspace.absolute(params.file_path)),
+    locations: (params: Params, ctx: Ctx) => [ctx.workspace.absolute(params.file_path)],
     async confirmationDetails(
       params: Params,
-      ctx: ToolContext,
+      ctx: Ctx,
       signal: AbortSignal,
     ): Promise<ConfirmationDetails | undefined> {
       const prepared = await checked(params, ctx, signal);
@@ -140,7 +146,7 @@ export function fileChangeHooks<Params extends { file_path: string }, C extends 
         oldContent: prepared.isNewFile ? null : prepared.oldText,
       };
     },
-    async execute(params: Params, ctx: ToolContext, execution: ExecuteOptions): Promise<ToolResult> {
+    async execute(params: Params, ctx: Ctx, execution: ExecuteOptions): Promise<ToolResult> {
       const prepared = await checked(params, ctx, execution.signal);
       if (isToolError(prepared)) return failureFrom(prepared);
       const { abs, oldText, newText } = prepared;
@@ -167,7 +173,7 @@ export function fileChangeHooks<Params extends { file_path: string }, C extends 
  * paths it serves (ACP), otherwise atomically to disk, through a directory checked to lie in the
  * workspace. Throws the file system's error (`EWORKSPACEESCAPE` for a path that led outside).
  */
-export async function writeFileChange(change: FileChange, ctx: ToolContext): Promise<void> {
+export async function writeFileChange(change: FileChange, ctx: FileToolContext): Promise<void> {
   if (ctx.textFiles?.handles(change.abs)) {
     await ctx.textFiles.write(change.abs, change.newText, change.format);
     return;

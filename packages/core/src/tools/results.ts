@@ -1,4 +1,4 @@
-import type { ToolContext, ToolError, ToolErrorType, ToolResult } from './tool';
+import type { ToolContextFor, ToolError, ToolErrorType, ToolResult } from './tool';
 
 /** Small helpers the built-in tools share for building results. */
 
@@ -20,7 +20,7 @@ export function errnoCode(error: unknown): string | undefined {
  */
 export function resolveFileParam(
   filePath: string,
-  ctx: ToolContext,
+  ctx: ToolContextFor<'workspace'>,
 ): { ok: true; path: string } | { ok: false; error: ToolError } {
   if (filePath.trim() === '') {
     return {

@@ -82,25 +82,15 @@ export interface TodoItem {
   status: 'pending' | 'in_progress' | 'completed' | 'cancelled' | 'blocked';
 }
 
-/** Everything a tool may touch. Tests build one around a temp directory. */
-export interface ToolContext {
+/**
+ * What the session lends its tools: services that do something on the tool's behalf (files,
+ * processes, model calls, questions to the person). Each tool declares the ones it uses
+ * (`ToolDefinition.uses`) and sees only those.
+ */
+export interface ToolServices {
   workspace: Workspace;
-  /** Environment for child processes, already stripped of secrets. */
-  env: NodeJS.ProcessEnv;
-  /** Default timeout for shell commands without output, in ms. */
-  shellInactivityTimeoutMs: number;
   /** Model calls for tools that need them; absent when none is available (tests, some modes). */
   model?: ToolModelClient;
-  /** Where `save_memory` appends facts: the global context file (`~/.kodo/KODO.md`). */
-  memoryFilePath?: string;
-  /** Let web_fetch reach private, loopback and link-local addresses (off by default). */
-  allowPrivateNetworkFetch?: boolean;
-  /** Which ignore files the file tools obey by default (`context.fileFiltering`). */
-  fileFiltering?: Partial<FileFiltering>;
-  /** `tools.useRipgrep`: false makes grep_search use git grep or its own scan. */
-  useRipgrep?: boolean;
-  /** Ask the model to repair a failed `replace` once (setting `tools.llmEditCorrection`). */
-  llmEditCorrection?: boolean;
   /** The session's todo list (`write_todos` replaces it; front ends show it). */
   todos?: { get(): TodoItem[]; set(items: TodoItem[]): void };
   /** Subagents for `invoke_agent`; absent where delegation is not allowed (past the depth limit). */
@@ -111,8 +101,6 @@ export interface ToolContext {
   pseudoTerminal?: PseudoTerminal;
   /** The session's approval mode, for `enter_plan_mode` and `exit_plan_mode`. */
   approvalMode?: ApprovalModeAccess;
-  /** Where plans are written in plan mode (`<project temp>/<session>/plans`). */
-  plansDir?: string;
   /**
    * Puts `ask_user`'s questions to the person: the answers by question index, or undefined when
    * they dismissed the questions. Absent where nobody can answer (headless).
@@ -128,6 +116,39 @@ export interface ToolContext {
   /** The search API of `web_search` (`tools.webSearch`), or why it cannot be used. */
   webSearch?: WebSearchBackend | { error: string };
 }
+
+/** Configuration: plain values the settings and the front end decide, read by the tools that use them. */
+export interface ToolSettings {
+  /** Environment for child processes, already stripped of secrets. */
+  env: NodeJS.ProcessEnv;
+  /** Default timeout for shell commands without output, in ms. */
+  shellInactivityTimeoutMs: number;
+  /** Where `save_memory` appends facts: the global context file (`~/.kodo/KODO.md`). */
+  memoryFilePath?: string;
+  /** Let web_fetch reach private, loopback and link-local addresses (off by default). */
+  allowPrivateNetworkFetch?: boolean;
+  /** Which ignore files the file tools obey by default (`context.fileFiltering`). */
+  fileFiltering?: Partial<FileFiltering>;
+  /** `tools.useRipgrep`: false makes grep_search use git grep or its own scan. */
+  useRipgrep?: boolean;
+  /** Ask the model to repair a failed `replace` once (setting `tools.llmEditCorrection`). */
+  llmEditCorrection?: boolean;
+  /** Where plans are written in plan mode (`<project temp>/<session>/plans`). */
+  plansDir?: string;
+}
+
+/**
+ * Everything the session lends its tools: services and settings. The session builds one; each
+ * built-in tool sees only the part it declares (`ToolContextFor`). Tests build one around a
+ * temp directory.
+ */
+export interface ToolContext extends ToolServices, ToolSettings {}
+
+/** One thing a tool may use from its context. */
+export type ToolNeed = keyof ToolContext;
+
+/** The part of the context a tool that declared `uses` sees. */
+export type ToolContextFor<Uses extends ToolNeed> = Pick<ToolContext, Uses>;
 
 /** One question of `ask_user`. */
 export interface AskUserQuestion {
@@ -150,8 +171,14 @@ export interface ApprovalModeAccess {
   beforePlan(): ToolApprovalMode;
 }
 
-export interface ToolDefinition<Schema extends z.ZodType> {
+export interface ToolDefinition<Schema extends z.ZodType, Uses extends ToolNeed = ToolNeed> {
   name: string;
+  /**
+   * What of the context the tool uses: it sees only these (`ToolContextFor`), so a file tool
+   * cannot start processes and a search cannot ask the person. Absent = the whole context
+   * (tools outside kodo's own, tests).
+   */
+  uses?: readonly Uses[];
   displayName: string;
   kind: ToolKind;
   description: string;
@@ -166,18 +193,18 @@ export interface ToolDefinition<Schema extends z.ZodType> {
    * Checks the schema cannot express (e.g. a path inside the workspace). Returns an error, or
    * undefined when the parameters are fine.
    */
-  validate?(params: z.infer<Schema>, ctx: ToolContext): ToolError | undefined;
+  validate?(params: z.infer<Schema>, ctx: ToolContextFor<Uses>): ToolError | undefined;
   /** One line for the person, e.g. `src/app.ts` or the shell command. */
-  describe(params: z.infer<Schema>, ctx: ToolContext): string;
+  describe(params: z.infer<Schema>, ctx: ToolContextFor<Uses>): string;
   /** Absolute paths the call reads or writes. */
-  locations?(params: z.infer<Schema>, ctx: ToolContext): string[];
+  locations?(params: z.infer<Schema>, ctx: ToolContextFor<Uses>): string[];
   /** What to show when the call needs approval; without it a generic prompt is shown. */
   confirmationDetails?(
     params: z.infer<Schema>,
-    ctx: ToolContext,
+    ctx: ToolContextFor<Uses>,
     signal: AbortSignal,
   ): Promise<ConfirmationDetails | undefined>;
-  execute(params: z.infer<Schema>, ctx: ToolContext, options: ExecuteOptions): Promise<ToolResult>;
+  execute(params: z.infer<Schema>, ctx: ToolContextFor<Uses>, options: ExecuteOptions): Promise<ToolResult>;
 }
 
 export interface ToolInvocation {
@@ -202,6 +229,8 @@ export interface ToolSpec {
 }
 
 export interface Tool extends ToolSpec {
+  /** What of the context the tool sees (`ToolDefinition.uses`); absent = all of it. */
+  readonly uses?: readonly ToolNeed[];
   /** Validates raw model arguments and returns an invocation, or the validation error. */
   build(args: unknown, ctx: ToolContext): BuildResult;
 }

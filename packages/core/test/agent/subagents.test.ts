@@ -63,8 +63,8 @@ describe('subagents', () => {
     expect(nested.map((event) => event.event.type)).toContain('tool_call_response');
     expect(historyProblems(s.history())).toEqual([]);
     // What the child spent counts in the session's budget and stats.
-    expect(s.budget.usage().tokens).toBe(1234);
-    expect(s.budget.usage().toolCalls).toBe(2);
+    expect(s.budgetUsage().tokens).toBe(1234);
+    expect(s.budgetUsage().toolCalls).toBe(2);
   });
 
   it('declares the freeform tools a definition lists (the wire decides), with its own effort', async () => {

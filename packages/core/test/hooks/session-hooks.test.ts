@@ -247,7 +247,7 @@ describe('model hooks in the session', () => {
     ]);
     expect(ofType(events, 'error')).toEqual([]);
     expect(ofType(events, 'finished')).toEqual([]);
-    expect(session.stats.snapshot().models['test-model']?.api.totalErrors ?? 0).toBe(0);
+    expect(session.statsSnapshot().models['test-model']?.api.totalErrors ?? 0).toBe(0);
   });
 
   it('AfterModel: replaces chunks in what the person sees and what the history keeps', async () => {

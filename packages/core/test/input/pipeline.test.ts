@@ -37,8 +37,8 @@ function fakeSession(answer: (call: Call) => Partial<CompletedToolCall['response
   const context: Part[] = [];
   const session: InputSession & { addContext(parts: Part[]): void } = {
     model: 'gemini-2.5-pro',
-    toolContext: { workspace: new Workspace({ roots: [root] }) },
-    agents: { list: () => [{ name: 'reviewer' }] },
+    workspace: new Workspace({ roots: [root] }),
+    listAgents: () => [{ name: 'reviewer' }],
     addContext: (parts) => context.push(...parts),
     // biome-ignore lint/correctness/useYield: a call that completes without progress events
     async *runUserToolCall(name, args, _signal, options) {

@@ -49,7 +49,7 @@ function setup(
     },
   });
   // The prompt-start snapshots run in the background: let them finish before the directory goes.
-  cleanups.push(() => session.checkpoints?.settle());
+  cleanups.push(() => session.checkpointsSettled());
   const file = (rel: string) => join(ws, rel);
   const read = (rel: string) => readFileSync(file(rel), 'utf8');
   const prompt = (value: string) => collect(session.sendMessage(value, new AbortController().signal));
@@ -76,7 +76,7 @@ describe('Session checkpoints', () => {
     writeFileSync(t.file('keep.txt'), 'keep\n');
     await t.prompt('write a');
     await t.prompt('change things');
-    const list = t.session.checkpoints!.list();
+    const list = t.session.listCheckpoints();
     expect(list.map((checkpoint) => checkpoint.toolCall?.name)).toEqual(['write_file', 'run_shell_command']);
     expect(list[0]).toMatchObject({
       promptId: `${t.session.id}########1`,
@@ -94,8 +94,8 @@ describe('Session checkpoints', () => {
     await t.prompt('write a');
     await t.prompt('change things');
     expect(existsSync(t.file('b.txt'))).toBe(true);
-    const shellCheckpoint = t.session.checkpoints!.list()[1]!;
-    const result = await t.session.checkpoints!.restore(shellCheckpoint.id, {
+    const shellCheckpoint = t.session.listCheckpoints()[1]!;
+    const result = await t.session.restoreCheckpoint(shellCheckpoint.id, {
       files: true,
       conversation: true,
     });
@@ -115,8 +115,8 @@ describe('Session checkpoints', () => {
     writeFileSync(t.file('keep.txt'), 'keep\n');
     await t.prompt('write a');
     await t.prompt('change things');
-    const first = t.session.checkpoints!.list()[0]!;
-    const result = await t.session.checkpoints!.restore(first.id, { files: true, conversation: false });
+    const first = t.session.listCheckpoints()[0]!;
+    const result = await t.session.restoreCheckpoint(first.id, { files: true, conversation: false });
     expect(existsSync(t.file('a.txt'))).toBe(false);
     expect(result.conversationRestored).toBe(false);
     expect(t.session.history()).toHaveLength(8);
@@ -136,8 +136,8 @@ describe('Session checkpoints', () => {
       { role: 'model' as const, parts: [{ text: 'ok' }] },
     ];
     t.session.replaceHistory(summary, { reason: 'replace' });
-    const checkpoint = t.session.checkpoints!.list()[1]!;
-    const result = await t.session.checkpoints!.restore(checkpoint.id, { files: true, conversation: true });
+    const checkpoint = t.session.listCheckpoints()[1]!;
+    const result = await t.session.restoreCheckpoint(checkpoint.id, { files: true, conversation: true });
     expect(result.conversationRestored).toBe(false);
     expect(result.notes[0]).toMatch(/conversation changed since this checkpoint/);
     expect(t.session.history()).toEqual(summary);
@@ -149,8 +149,11 @@ describe('Session checkpoints', () => {
     writeFileSync(t.file('keep.txt'), 'keep\n');
     await t.prompt('write a');
     await t.prompt('change things');
-    const checkpoints = t.session.checkpoints!;
-    expect(checkpoints.prompts().map((prompt) => prompt.text)).toEqual(['write a', 'change things']);
+    const checkpoints = t.session;
+    expect(checkpoints.rewindablePrompts().map((prompt) => prompt.text)).toEqual([
+      'write a',
+      'change things',
+    ]);
 
     const code = await checkpoints.rewind(1, 'code');
     expect(t.read('a.txt')).toBe('v1\n');
@@ -163,7 +166,7 @@ describe('Session checkpoints', () => {
     expect(existsSync(t.file('a.txt'))).toBe(false);
     expect(t.read('keep.txt')).toBe('keep\n');
     expect(t.session.history()).toEqual([]);
-    expect(checkpoints.prompts()).toEqual([]);
+    expect(checkpoints.rewindablePrompts()).toEqual([]);
     await expect(checkpoints.rewind(1, 'conversation')).rejects.toThrow(/Only 0 prompt/);
   });
 
@@ -172,11 +175,11 @@ describe('Session checkpoints', () => {
     writeFileSync(t.file('keep.txt'), 'keep\n');
     await t.prompt('write a');
     await t.prompt('change things');
-    const result = await t.session.checkpoints!.rewind(1, 'conversation');
+    const result = await t.session.rewind(1, 'conversation');
     expect(result.conversationRestored).toBe(true);
     expect(t.session.history()).toHaveLength(4);
     expect(t.read('a.txt')).toBe('v2\n');
-    expect(t.session.checkpoints!.prompts().map((prompt) => prompt.index)).toEqual([1]);
+    expect(t.session.rewindablePrompts().map((prompt) => prompt.index)).toEqual([1]);
   });
 
   it('without prompt snapshots (headless), rewinds code to the first checkpoint of the prompt', async () => {
@@ -187,7 +190,7 @@ describe('Session checkpoints', () => {
     expect(existsSync(join(t.root, 'history'))).toBe(false);
     await t.prompt('write a');
     await t.prompt('change things');
-    await t.session.checkpoints!.rewind(1, 'code');
+    await t.session.rewind(1, 'code');
     expect(t.read('a.txt')).toBe('v1\n');
     expect(t.read('keep.txt')).toBe('keep\n');
     expect(existsSync(t.file('b.txt'))).toBe(false);
@@ -196,7 +199,7 @@ describe('Session checkpoints', () => {
   it('skips shell commands unless general.checkpointing.shell is on', async () => {
     const t = setup([[sh('echo x > x.txt')], [text('ok')]], { shell: false });
     await t.prompt('run');
-    expect(t.session.checkpoints!.list()).toEqual([]);
+    expect(t.session.listCheckpoints()).toEqual([]);
     expect(t.read('x.txt')).toBe('x\n');
   });
 

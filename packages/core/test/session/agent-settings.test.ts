@@ -66,7 +66,7 @@ describe('agents.* settings', () => {
       { agents: { overrides: { FINDER: { enabled: false }, generalist: { model: 'small-model' } } } },
       routedModel({}),
     );
-    expect(off.agents.list().map((entry) => entry.name)).toEqual(['codebase_investigator', 'generalist']);
+    expect(off.listAgents().map((entry) => entry.name)).toEqual(['codebase_investigator', 'generalist']);
     const generalist = subagentDefinitions([], { generalist: { model: 'small-model', maxTurns: 4 } }).find(
       (definition) => definition.name === 'generalist',
     );

@@ -169,9 +169,9 @@ describe('apply_patch in a session', () => {
     writeFileSync(t.file('a.txt'), 'one\n');
     writeFileSync(t.file('gone.txt'), 'bye\n');
     await t.prompt('edit');
-    const [checkpoint] = t.session.checkpoints!.list();
+    const [checkpoint] = t.session.listCheckpoints();
     expect(checkpoint?.toolCall).toMatchObject({ name: 'apply_patch', callId: 'call_1' });
-    await t.session.checkpoints!.restore(checkpoint!.id, { files: true, conversation: false });
+    await t.session.restoreCheckpoint(checkpoint!.id, { files: true, conversation: false });
     expect(readFileSync(t.file('a.txt'), 'utf8')).toBe('one\n');
     expect(readFileSync(t.file('gone.txt'), 'utf8')).toBe('bye\n');
     expect(existsSync(t.file('c.txt'))).toBe(false);

@@ -152,7 +152,7 @@ describe('Session budgets', () => {
       'cancelled',
       'cancelled',
     ]);
-    expect(session.budget.usage().toolCalls).toBe(1);
+    expect(session.budgetUsage().toolCalls).toBe(1);
     expect(generator.unconsumed).toBe(1);
     expect(historyProblems(session.history())).toEqual([]);
   });

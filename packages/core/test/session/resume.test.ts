@@ -10,6 +10,7 @@ import {
 } from '../../src/session/history-repair';
 import { loadSession } from '../../src/session/resume';
 import { SessionStore } from '../../src/session/store';
+import type { ToolContext } from '../../src/tools/tool';
 import { calls, text } from '../helpers';
 import { capturingGenerator, drain, makeSession, readLog, tempProject } from './store-helpers';
 
@@ -59,7 +60,10 @@ describe('resuming a recorded session', () => {
     ]);
     const recorder = store.newRecorder({ sessionId: 'resume-me' });
     const original = makeSession(project.root, first, { sessionId: 'resume-me', recorder });
-    original.toolContext.todos?.set([{ description: 'ship it', status: 'in_progress' }]);
+    // What write_todos does, through the session's tool context (the session's own, not the caller's).
+    (original as unknown as { toolContext: ToolContext }).toolContext.todos?.set([
+      { description: 'ship it', status: 'in_progress' },
+    ]);
     await drain(original.sendMessage('start', abort()));
 
     const summary = store.resolve('latest')!;
@@ -83,8 +87,8 @@ describe('resuming a recorded session', () => {
     expect(contents.slice(0, 4)).toEqual(original.history());
     expect(contents[4]).toEqual({ role: 'user', parts: [{ text: 'continue' }] });
     expect(historyProblems(contents)).toEqual([]);
-    expect(resumed.stats.snapshot().models['test-model']!.api.totalRequests).toBe(3);
-    expect(resumed.stats.snapshot().tools.totalCalls).toBe(1);
+    expect(resumed.statsSnapshot().models['test-model']!.api.totalRequests).toBe(3);
+    expect(resumed.statsSnapshot().tools.totalCalls).toBe(1);
 
     expect(readdirSync(project.sessionsDir)).toHaveLength(1);
     const again = await loadSession(recorder.file);

@@ -79,7 +79,7 @@ describe('Session', () => {
       'success',
       'success',
     ]);
-    const stats = session.stats.snapshot();
+    const stats = session.statsSnapshot();
     expect(stats.tools.byName.echo).toMatchObject({ count: 2, success: 2, fail: 0 });
     expect(stats.tools.totalDecisions.accept).toBe(2);
     expect(stats.models['test-model']?.api.totalRequests).toBe(2);
@@ -102,7 +102,7 @@ describe('Session', () => {
     );
     await run(session);
     expect(log).toEqual(['start:a', 'end:a', 'edit:e', 'start:b', 'end:b']);
-    expect(session.stats.snapshot().files).toEqual({ totalLinesAdded: 2, totalLinesRemoved: 1 });
+    expect(session.statsSnapshot().files).toEqual({ totalLinesAdded: 2, totalLinesRemoved: 1 });
   });
 
   it('turns unknown tools, bad arguments and thrown errors into error results', async () => {
@@ -160,7 +160,7 @@ describe('Session', () => {
       { error: '[Operation Cancelled] Reason: User denied execution.' },
       { error: '[Operation Cancelled] Reason: User cancelled operation' },
     ]);
-    expect(session.stats.snapshot().tools.totalDecisions.reject).toBe(1);
+    expect(session.statsSnapshot().tools.totalDecisions.reject).toBe(1);
   });
 
   it('remembers "allow always" for the session', async () => {
@@ -180,7 +180,7 @@ describe('Session', () => {
     );
     await run(session);
     expect(asked).toBe(1);
-    expect(session.stats.snapshot().tools.totalDecisions).toMatchObject({ auto_accept: 1, accept: 1 });
+    expect(session.statsSnapshot().tools.totalDecisions).toMatchObject({ auto_accept: 1, accept: 1 });
   });
 
   it('runs a call with arguments the person edited, and tells the model', async () => {
@@ -190,7 +190,7 @@ describe('Session', () => {
     await run(session);
     const response = session.history()[2]!.parts[0]!.functionResponse!.response;
     expect(response.output).toMatch(/^edited edited\n\n\[System\] The user modified the arguments/);
-    expect(session.stats.snapshot().tools.totalDecisions.modify).toBe(1);
+    expect(session.statsSnapshot().tools.totalDecisions.modify).toBe(1);
   });
 
   it('passes the reason of a denial to the model', async () => {

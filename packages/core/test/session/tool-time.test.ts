@@ -39,7 +39,7 @@ describe('tool time in the session stats', () => {
     try {
       await collect(session.sendMessage('go', new AbortController().signal));
       expect(asked).toBe(1);
-      const byName = session.stats.snapshot().tools.byName;
+      const byName = session.statsSnapshot().tools.byName;
       expect(byName.edit_thing?.success).toBe(1);
       // The edit itself is instant: all but the approval wait.
       expect(byName.edit_thing!.durationMs).toBeLessThan(APPROVAL_WAIT_MS / 2);

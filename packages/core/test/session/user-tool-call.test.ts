@@ -46,7 +46,7 @@ describe('Session.runUserToolCall (the UI’s !command)', () => {
       'executing',
       'success',
     ]);
-    expect(session.stats.snapshot().tools.totalCalls).toBe(1);
+    expect(session.statsSnapshot().tools.totalCalls).toBe(1);
     // Nothing joins the history: the front end decides what the model learns.
     expect(session.history()).toEqual([]);
     cleanup();

@@ -54,14 +54,14 @@ describe('model calls outside the conversation', () => {
       stream(withUsage(text('done'), 200)),
     ]);
     await collect(session.sendMessage('go', new AbortController().signal));
-    const model = session.stats.snapshot().models['gemini-2.5-flash']!;
+    const model = session.statsSnapshot().models['gemini-2.5-flash']!;
     expect(model.api.totalRequests).toBe(3);
     expect(model.tokens.total).toBe(340);
     expect(model.roles.main?.totalRequests).toBe(2);
     expect(model.roles.main?.tokens.total).toBe(300);
     expect(model.roles.utility_tool?.totalRequests).toBe(1);
     expect(model.roles.utility_tool?.tokens.total).toBe(40);
-    expect(session.budget.usage().tokens).toBe(340);
+    expect(session.budgetUsage().tokens).toBe(340);
   });
 
   it('count failed calls as errors of their role', async () => {
@@ -71,7 +71,7 @@ describe('model calls outside the conversation', () => {
       stream(text('done')),
     ]);
     await collect(session.sendMessage('go', new AbortController().signal));
-    const roles = session.stats.snapshot().models['gemini-2.5-flash']!.roles;
+    const roles = session.statsSnapshot().models['gemini-2.5-flash']!.roles;
     expect(roles.utility_tool?.totalErrors).toBe(1);
     expect(roles.main?.totalErrors).toBe(0);
   });
@@ -90,7 +90,7 @@ describe('model calls outside the conversation', () => {
       await collect(session.sendMessage(prompt, new AbortController().signal));
     const result = await session.compress(new AbortController().signal);
     expect(result.status).toBe('compressed');
-    const roles = session.stats.snapshot().models['gemini-2.5-flash']!.roles;
+    const roles = session.statsSnapshot().models['gemini-2.5-flash']!.roles;
     expect(roles.utility_compressor?.totalRequests).toBe(2);
     expect(roles.utility_compressor?.tokens.total).toBe(150);
   });

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool, createApplyPatchTool } from '../../src/tools/builtin/apply-patch';
+import type { FileToolContext } from '../../src/tools/file-change';
 import type { PatchFileSystem } from '../../src/tools/patch/commit';
 import { APPLY_PATCH_GRAMMAR } from '../../src/tools/patch/grammar';
-import type { Tool, ToolContext } from '../../src/tools/tool';
+import type { Tool } from '../../src/tools/tool';
 import { beforePatchWrites, buildError, runTool, text } from './helpers';
 
 let ws: TempWorkspace;
@@ -367,7 +368,7 @@ describe('apply_patch: bad input changes nothing', () => {
 
 describe('apply_patch: a write that fails midway', () => {
   /** The real file system, with the `failAt`-th write or removal throwing instead. */
-  function failing(failAt: number): (ctx: ToolContext) => PatchFileSystem {
+  function failing(failAt: number): (ctx: FileToolContext) => PatchFileSystem {
     let steps = 0;
     return beforePatchWrites(() => {
       steps += 1;

@@ -23,6 +23,7 @@ import { shellTool } from '../../src/tools/builtin/shell';
 import { ToolRegistry } from '../../src/tools/registry';
 import { BackgroundJobs } from '../../src/tools/shell/background-jobs';
 import { isGroupAlive } from '../../src/tools/shell/process-group';
+import type { ToolContext } from '../../src/tools/tool';
 import { Workspace } from '../../src/tools/workspace';
 import { calls, text as modelText, stream } from '../helpers';
 import { runTool, text } from './helpers';
@@ -162,7 +163,8 @@ describe('run_shell_command is_background', () => {
     });
     const events = session.sendMessage('start it', new AbortController().signal);
     while (!(await events.next()).done) {}
-    const [job] = session.toolContext.shell!.jobs.list();
+    // The session's own jobs (it made them: the caller's context had none).
+    const [job] = (session as unknown as { toolContext: ToolContext }).toolContext.shell!.jobs.list();
     expect(job?.logPath).toBe(join(tempDir, 'background-processes', `background-${job!.pid}.log`));
     expect(isGroupAlive(job!.pid)).toBe(true);
     await session.dispose();

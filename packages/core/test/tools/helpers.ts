@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FileToolContext } from '../../src/tools/file-change';
 import { type PatchFileSystem, workspaceFileSystem } from '../../src/tools/patch/commit';
 import type { ExecuteOptions, Tool, ToolContext, ToolError, ToolResult } from '../../src/tools/tool';
 
@@ -45,7 +46,7 @@ export function outsideWithLinks(root: string): { outside: string; cleanup(): vo
  * apply_patch's real file system with `before` run ahead of every write and removal: a test
  * makes one of them fail, or changes the disk under it, at that moment.
  */
-export function beforePatchWrites(before: () => void): (ctx: ToolContext) => PatchFileSystem {
+export function beforePatchWrites(before: () => void): (ctx: FileToolContext) => PatchFileSystem {
   return (ctx) => {
     const real = workspaceFileSystem(ctx);
     return {

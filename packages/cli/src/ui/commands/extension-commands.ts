@@ -10,8 +10,8 @@ import {
   skillActivationParts,
   skillCommandName,
 } from '@kodo/core/engine';
-import { setSkillDisabled } from '../../commands/settings-edit';
-import { heldBackLine } from '../../trust-gate';
+import { setSkillDisabled } from '../../shared/settings-edit';
+import { heldBackLine } from '../../shared/trust-gate';
 import type { CommandContext, SlashCommand } from './types';
 
 /**

@@ -55,7 +55,7 @@ export const memoryCommand: SlashCommand = {
   whileBusy: true,
   async run(context) {
     const { session, addItem } = context;
-    const memory = session.memory;
+    const memory = session.contextFiles();
     const [sub = 'show', ...rest] = context.args.split(/\s+/).filter(Boolean);
     if (sub === 'inbox' || sub === 'accept' || sub === 'drop') {
       await memoryInbox(context, sub, rest[0]);
@@ -63,7 +63,7 @@ export const memoryCommand: SlashCommand = {
     }
     // Bare `/memory` also shows what auto-memory proposed, when something waits.
     if (context.args.trim() === '' && new MemoryInbox(kodoHome(context.env), context.cwd).list().length > 0) {
-      if (memory) addItem({ kind: 'info', tone: 'info', text: memory.show() || 'No context files found.' });
+      if (memory) addItem({ kind: 'info', tone: 'info', text: memory.text || 'No context files found.' });
       await memoryInbox(context, 'inbox');
       return;
     }
@@ -73,7 +73,7 @@ export const memoryCommand: SlashCommand = {
     }
     switch (sub) {
       case 'show': {
-        const shown = memory.show();
+        const shown = memory.text;
         addItem({
           kind: 'info',
           tone: 'info',
@@ -82,7 +82,7 @@ export const memoryCommand: SlashCommand = {
         return;
       }
       case 'list': {
-        const paths = memory.paths();
+        const paths = memory.paths;
         addItem({
           kind: 'info',
           tone: 'info',
@@ -92,11 +92,10 @@ export const memoryCommand: SlashCommand = {
       }
       case 'refresh':
       case 'reload':
-        await memory.load();
         addItem({
           kind: 'info',
           tone: 'success',
-          text: `Context files reloaded (${memory.paths().length} in use).`,
+          text: `Context files reloaded (${await session.reloadContextFiles()} in use).`,
         });
         return;
       case 'add':
@@ -127,7 +126,7 @@ async function addFact(context: CommandContext, fact: string): Promise<void> {
     tone: response.status === 'success' ? 'success' : 'error',
     text: response.status === 'success' ? `Remembered: ${fact}` : `Could not save: ${response.resultDisplay}`,
   });
-  if (response.status === 'success') await context.session.memory?.load();
+  if (response.status === 'success') await context.session.reloadContextFiles();
 }
 
 /** `/memory inbox|accept|drop`: the facts auto-memory proposed; only `accept` writes (via save_memory). */
@@ -223,7 +222,7 @@ export const chatCommand: SlashCommand = {
           sessionId: session.id,
           model: session.model,
           history: session.history(),
-          stats: session.stats.snapshot(),
+          stats: session.statsSnapshot(),
           todos: session.todos(),
         });
         addItem({ kind: 'info', tone: 'success', text: `Conversation saved as "${tag}".` });
@@ -269,8 +268,7 @@ export const restoreCommand: SlashCommand = {
   name: 'restore',
   description: 'List checkpoints, or restore files (and with --conversation, the chat) to one',
   run: async ({ session, args, addItem }) => {
-    const checkpoints = session.checkpoints;
-    if (!checkpoints) {
+    if (!session.checkpointing) {
       addItem({
         kind: 'info',
         tone: 'warning',
@@ -280,7 +278,7 @@ export const restoreCommand: SlashCommand = {
     }
     const [id, ...flags] = args.split(/\s+/).filter(Boolean);
     if (!id) {
-      const list = checkpoints.list();
+      const list = session.listCheckpoints();
       addItem({
         kind: 'info',
         tone: 'info',
@@ -294,7 +292,7 @@ export const restoreCommand: SlashCommand = {
       return;
     }
     const conversation = flags.includes('--conversation') || flags.includes('--both');
-    const result = await checkpoints.restore(id, {
+    const result = await session.restoreCheckpoint(id, {
       files: !flags.includes('--conversation-only'),
       conversation,
     });
@@ -314,8 +312,7 @@ export const rewindCommand: SlashCommand = {
   name: 'rewind',
   description: 'Go back N prompts: /rewind [N] [code|conversation|both]',
   run: async ({ session, args, addItem }) => {
-    const checkpoints = session.checkpoints;
-    if (!checkpoints) {
+    if (!session.checkpointing) {
       addItem({
         kind: 'info',
         tone: 'warning',
@@ -327,11 +324,11 @@ export const rewindCommand: SlashCommand = {
     const count = Number(words.find((word) => /^\d+$/.test(word)) ?? '1');
     const mode = (words.find((word) => word === 'code' || word === 'conversation' || word === 'both') ??
       'both') as 'code' | 'conversation' | 'both';
-    if (checkpoints.prompts().length === 0) {
+    if (session.rewindablePrompts().length === 0) {
       addItem({ kind: 'info', tone: 'warning', text: 'Nothing to rewind yet.' });
       return;
     }
-    const result = await checkpoints.rewind(count, mode);
+    const result = await session.rewind(count, mode);
     addItem({
       kind: 'info',
       tone: 'success',

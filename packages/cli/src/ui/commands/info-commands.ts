@@ -125,8 +125,8 @@ export const agentsCommand: SlashCommand = {
   subcommands: [{ name: 'list', description: 'names, descriptions and where each is defined' }],
   whileBusy: true,
   run({ addItem, session }) {
-    const lines = session.agents
-      .list()
+    const lines = session
+      .listAgents()
       .map((entry) => `- **${entry.name}** (${entry.source}): ${entry.description}`);
     addItem({ kind: 'panel', title: `Agents (${lines.length})`, body: lines.join('\n') || 'No agents.' });
   },
@@ -138,8 +138,8 @@ export const statsCommand: SlashCommand = {
   description: 'Requests, tokens, cost and tool calls of this session',
   whileBusy: true,
   run({ addItem, session }) {
-    const snapshot = session.stats.snapshot();
-    const totals = session.stats.totals();
+    const snapshot = session.statsSnapshot();
+    const totals = session.statsTotals();
     const cost = session.estimatedCost();
     const lines = [
       `- **Requests** ${totals.requests} (${totals.errors} failed), ${formatDuration(totals.latencyMs)} waiting for the model`,

@@ -1,5 +1,5 @@
 import { type TrustLevel, TrustStore } from '@kodo/core/engine';
-import { recordTrustedState } from '../../trust-gate';
+import { recordTrustedState } from '../../shared/trust-gate';
 import type { SlashCommand } from './types';
 
 const CHANGES: Readonly<Record<string, { level?: TrustLevel; done: string }>> = {

@@ -1,6 +1,4 @@
 import type { McpManager } from '@kodo/core/engine';
-import { hooksSlashCommand } from '../../commands/hooks';
-import { createMcpSlashCommand } from '../../commands/mcp-status';
 import { contextCommand } from './context-command';
 import { effortCommand } from './effort-command';
 import { exportCommand } from './export-command';
@@ -11,6 +9,7 @@ import {
   restoreCommand,
   rewindCommand,
 } from './feature-commands';
+import { hooksSlashCommand } from './hooks-command';
 import {
   aboutCommand,
   agentsCommand,
@@ -20,6 +19,7 @@ import {
   toolsCommand,
 } from './info-commands';
 import { initCommand } from './init-command';
+import { createMcpSlashCommand } from './mcp-command';
 import { permissionsCommand } from './permissions-command';
 import { reviewCommand } from './review-command';
 import {

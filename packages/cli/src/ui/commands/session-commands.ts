@@ -5,7 +5,7 @@ import {
   type Settings,
   UnknownProviderError,
 } from '@kodo/core/engine';
-import { settingsFileFor, writeSetting } from '../../commands/settings-edit';
+import { settingsFileFor, writeSetting } from '../../shared/settings-edit';
 import type { SelectItem } from '../components/select-list';
 import { isThemeName, THEME_NAMES, type ThemeName } from '../theme';
 import type { CommandContext, SlashCommand } from './types';

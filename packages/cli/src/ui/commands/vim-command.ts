@@ -1,4 +1,4 @@
-import { settingsFileFor, writeSetting } from '../../commands/settings-edit';
+import { settingsFileFor, writeSetting } from '../../shared/settings-edit';
 import type { SlashCommand } from './types';
 
 /** `/vim`: vim keybindings in the input on or off, saved as `general.vimMode` in the user's settings. */

@@ -44,8 +44,8 @@ export function statusLineInput(
     lastUsage: { promptTokenCount?: number; candidatesTokenCount?: number } | undefined;
   },
 ): StatusLineInput {
-  const snapshot = session.stats.snapshot();
-  const totals = session.stats.totals();
+  const snapshot = session.statsSnapshot();
+  const totals = session.statsTotals();
   const window = session.contextWindow(session.model);
   const prompt = place.lastUsage?.promptTokenCount;
   const output = place.lastUsage?.candidatesTokenCount ?? 0;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
+import type { FileToolContext } from '../file-change';
 import { writeErrorType } from '../file-text';
 import { commitPatch, type PatchFileSystem, workspaceFileSystem } from '../patch/commit';
 import { APPLY_PATCH_GRAMMAR } from '../patch/grammar';
@@ -7,7 +8,11 @@ import { operationLabel, parsePatch } from '../patch/parse';
 import { inOperation, operationPaths, type PatchPlan, planPatch } from '../patch/plan';
 import { fileDiffs, patchDiff, patchSummary, patchTitle, totalDiffStat } from '../patch/report';
 import { failure, failureFrom } from '../results';
-import type { ConfirmationDetails, Tool, ToolContext, ToolError, ToolResult } from '../tool';
+import type { ConfirmationDetails, Tool, ToolContextFor, ToolError, ToolResult } from '../tool';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'textFiles'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 /**
  * `apply_patch`: the edit tool of OpenAI's models, which are trained on its format. A freeform
@@ -43,10 +48,11 @@ const DESCRIPTION = `Edits files with a patch: adds, deletes, updates and rename
 Each change is a hunk: about three unchanged lines above and below it, copied exactly from the file, with "-" before removed lines and "+" before added ones. Hunks of one file go in file order; start each later hunk with "@@" (with a line of the file when the context alone could match more than one place). Paths are relative to the working directory. The user may be asked to approve the change.`;
 
 /** `io` replaces the real file system (tests make one of its steps fail). */
-export function createApplyPatchTool(options: { io?: (ctx: ToolContext) => PatchFileSystem } = {}): Tool {
+export function createApplyPatchTool(options: { io?: (ctx: FileToolContext) => PatchFileSystem } = {}): Tool {
   const io = options.io ?? workspaceFileSystem;
   return defineTool({
     name: 'apply_patch',
+    uses: USES,
     displayName: 'ApplyPatch',
     kind: 'edit',
     description: DESCRIPTION,
@@ -100,14 +106,14 @@ export function createApplyPatchTool(options: { io?: (ctx: ToolContext) => Patch
 export const applyPatchTool = createApplyPatchTool();
 
 /** Every path the patch writes or removes, absolute: each file and each move's destination. */
-function targets(params: Params, ctx: ToolContext): string[] {
+function targets(params: Params, ctx: Ctx): string[] {
   const parsed = parsePatch(params.input);
   if (!parsed.ok) return [];
   return parsed.operations.flatMap(operationPaths).map((path) => ctx.workspace.absolute(path));
 }
 
 /** A malformed patch, or a path outside the workspace, is refused before anyone is asked. */
-function validatePatch(params: Params, ctx: ToolContext): ToolError | undefined {
+function validatePatch(params: Params, ctx: Ctx): ToolError | undefined {
   const parsed = parsePatch(params.input);
   if (!parsed.ok) return { type: 'invalid_tool_params', message: parsed.message };
   for (const operation of parsed.operations) {
@@ -119,7 +125,7 @@ function validatePatch(params: Params, ctx: ToolContext): ToolError | undefined 
   return undefined;
 }
 
-async function planned(params: Params, ctx: ToolContext): Promise<PatchPlan> {
+async function planned(params: Params, ctx: Ctx): Promise<PatchPlan> {
   const parsed = parsePatch(params.input);
   if (!parsed.ok) return { ok: false, error: { type: 'invalid_tool_params', message: parsed.message } };
   return planPatch(parsed.operations, ctx);

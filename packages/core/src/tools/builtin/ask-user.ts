@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { defineTool } from '../define-tool';
 import type { AskUserQuestion, ToolError } from '../tool';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['askUser'] as const;
+
 const parameters = z.object({
   questions: z
     .array(
@@ -31,6 +34,7 @@ type Params = z.infer<typeof parameters>;
  */
 export const askUserTool = defineTool({
   name: 'ask_user',
+  uses: USES,
   displayName: 'Ask User',
   kind: 'communicate',
   description:

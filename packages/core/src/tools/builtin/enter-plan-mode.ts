@@ -2,6 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool } from '../define-tool';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['approvalMode', 'plansDir'] as const;
+
 const parameters = z.object({
   reason: z
     .string()
@@ -16,6 +19,7 @@ const parameters = z.object({
  */
 export const enterPlanModeTool = defineTool({
   name: 'enter_plan_mode',
+  uses: USES,
   displayName: 'Enter Plan Mode',
   kind: 'plan',
   description:

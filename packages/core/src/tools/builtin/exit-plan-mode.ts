@@ -2,8 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { defineTool } from '../define-tool';
-import type { PlanReturnMode, ToolApprovalMode, ToolContext, ToolResult } from '../tool';
+import type { PlanReturnMode, ToolApprovalMode, ToolContextFor, ToolResult } from '../tool';
 import { isInside } from '../workspace';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['approvalMode', 'plansDir', 'workspace'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 const parameters = z.object({
   plan_filename: z
@@ -28,6 +32,7 @@ const MODE_DESCRIPTIONS: Record<ToolApprovalMode, string> = {
  */
 export const exitPlanModeTool = defineTool({
   name: 'exit_plan_mode',
+  uses: USES,
   displayName: 'Exit Plan Mode',
   kind: 'plan',
   description:
@@ -62,7 +67,7 @@ export const exitPlanModeTool = defineTool({
 
 async function readPlan(
   name: string,
-  ctx: ToolContext,
+  ctx: Ctx,
 ): Promise<{ path: string; content: string } | { error: string }> {
   const plansDir = ctx.plansDir;
   if (!plansDir) return { error: 'There is no plans directory in this session.' };

@@ -8,8 +8,12 @@ import { globFiles } from '../glob-walk';
 import { DEPENDENCY_DIR_NAMES, IgnoreFilter, VCS_DIR_NAMES } from '../ignore-filter';
 import { compileGlob, PatternError } from '../linear-match';
 import { failure, failureFrom } from '../results';
-import type { ToolContext, ToolError, ToolResult } from '../tool';
+import type { ToolContextFor, ToolError, ToolResult } from '../tool';
 import { isInside } from '../workspace';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'fileFiltering'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 const RECENT_MS = 24 * 60 * 60 * 1000;
 const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([...VCS_DIR_NAMES, ...DEPENDENCY_DIR_NAMES]);
@@ -36,6 +40,7 @@ type Params = z.infer<typeof parameters>;
 
 export const globTool = defineTool({
   name: 'glob',
+  uses: USES,
   displayName: 'FindFiles',
   kind: 'search',
   description:
@@ -52,7 +57,7 @@ export const globTool = defineTool({
   execute: (params, ctx, options) => globExecute(params, ctx, options.signal),
 });
 
-function validateGlob(params: Params, ctx: ToolContext): ToolError | undefined {
+function validateGlob(params: Params, ctx: Ctx): ToolError | undefined {
   if (params.pattern.trim() === '') {
     return { type: 'invalid_tool_params', message: "The 'pattern' parameter cannot be empty." };
   }
@@ -75,7 +80,7 @@ function validateGlob(params: Params, ctx: ToolContext): ToolError | undefined {
   return undefined;
 }
 
-function searchDirs(params: Params, ctx: ToolContext): string[] {
+function searchDirs(params: Params, ctx: Ctx): string[] {
   return params.dir_path === undefined ? [...ctx.workspace.roots] : [ctx.workspace.absolute(params.dir_path)];
 }
 
@@ -84,7 +89,7 @@ interface Found {
   mtimeMs: number;
 }
 
-async function globExecute(params: Params, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
+async function globExecute(params: Params, ctx: Ctx, signal: AbortSignal): Promise<ToolResult> {
   if (params.dir_path !== undefined) {
     const resolved = ctx.workspace.resolvePath(params.dir_path, { access: 'read' });
     if (!resolved.ok) return failureFrom(resolved.error);
@@ -107,7 +112,7 @@ async function globExecute(params: Params, ctx: ToolContext, signal: AbortSignal
 
 async function searchOne(
   params: Params,
-  ctx: ToolContext,
+  ctx: Ctx,
   dir: string,
   signal: AbortSignal,
 ): Promise<{ paths: string[]; ignored: number }> {

@@ -1,9 +1,13 @@
 import { isAbortError } from '../../contracts/errors';
 import { responseText } from '../../contracts/messages';
 import { defineTool, errorMessage } from '../define-tool';
-import type { ToolContext, ToolResult } from '../tool';
+import type { ToolContextFor, ToolResult } from '../tool';
 import { withCitations } from '../web/grounding';
 import { type SearchQueryParams, searchFailure, searchQueryTool } from '../web/search-query';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['model'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 type Params = SearchQueryParams;
 
@@ -15,6 +19,7 @@ const GROUNDING_PROVIDERS = new Set(['gemini', 'fake']);
 
 export const googleWebSearchTool = defineTool({
   name: 'google_web_search',
+  uses: USES,
   displayName: 'GoogleSearch',
   kind: 'search',
   description:
@@ -25,7 +30,7 @@ export const googleWebSearchTool = defineTool({
   execute: (params, ctx, { signal }) => search(params, ctx, signal),
 });
 
-async function search(params: Params, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
+async function search(params: Params, ctx: Ctx, signal: AbortSignal): Promise<ToolResult> {
   const { query } = params;
   const fail = (message: string) => searchFailure(query, message);
   const model = ctx.model;

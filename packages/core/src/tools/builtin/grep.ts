@@ -8,8 +8,12 @@ import { formatGrepReport } from '../grep/format';
 import { autoGrepBackends, type GrepBackendChoice } from '../grep/select';
 import { compileRegex } from '../linear-match';
 import { failure, failureFrom } from '../results';
-import type { Tool, ToolContext, ToolError, ToolResult } from '../tool';
+import type { Tool, ToolContextFor, ToolError, ToolResult } from '../tool';
 import { isInside } from '../workspace';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'fileFiltering', 'env', 'useRipgrep'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 export const DEFAULT_TOTAL_MAX_MATCHES = 100;
 /** Searches stop after 30 s unless a longer timeout is configured. */
@@ -71,6 +75,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
   return defineTool({
     name: 'grep_search',
+    uses: USES,
     displayName: 'SearchText',
     kind: 'search',
     description:
@@ -94,7 +99,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
 
 export const grepTool = createGrepTool();
 
-function validateGrep(params: Params, ctx: ToolContext): ToolError | undefined {
+function validateGrep(params: Params, ctx: Ctx): ToolError | undefined {
   if (params.pattern === '') {
     return { type: 'invalid_tool_params', message: "The 'pattern' parameter cannot be empty." };
   }
@@ -135,7 +140,7 @@ function validateGrep(params: Params, ctx: ToolContext): ToolError | undefined {
 
 interface GrepCall {
   params: Params;
-  ctx: ToolContext;
+  ctx: Ctx;
   signal: AbortSignal;
   choice: GrepBackendChoice;
   timeoutMs: number;

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { defineTool } from '../define-tool';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['agents'] as const;
+
 const parameters = z.object({
   agent_name: z
     .string()
@@ -15,6 +18,7 @@ const parameters = z.object({
 
 export const invokeAgentTool = defineTool({
   name: 'invoke_agent',
+  uses: USES,
   displayName: 'Invoke Subagent',
   kind: 'agent',
   description:

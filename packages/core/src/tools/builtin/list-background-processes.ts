@@ -2,11 +2,15 @@ import * as z from 'zod';
 import { defineTool } from '../define-tool';
 import type { BackgroundJob } from '../shell/background-jobs';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['shell'] as const;
+
 const NONE = 'No background processes found.';
 
 /** Lists the commands this session started with `run_shell_command` and `is_background`. */
 export const listBackgroundProcessesTool = defineTool({
   name: 'list_background_processes',
+  uses: USES,
   displayName: 'List Background Processes',
   kind: 'read',
   description:

@@ -6,9 +6,13 @@ import { fileFilteringOf, ignoreFilterOptions } from '../file-filtering';
 import { IgnoreFilter } from '../ignore-filter';
 import { compileGlob, type LinearMatcher } from '../linear-match';
 import { errnoCode, failure, failureFrom } from '../results';
-import type { ToolContext, ToolResult } from '../tool';
+import type { ToolContextFor, ToolResult } from '../tool';
 import { isInside } from '../workspace';
 import { openVerifiedDir } from '../workspace-fs';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'fileFiltering'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 const parameters = z.object({
   dir_path: z.string().describe('Directory to list, absolute or relative to the working directory.'),
@@ -35,6 +39,7 @@ type Params = z.infer<typeof parameters>;
 
 export const listDirectoryTool = defineTool({
   name: 'list_directory',
+  uses: USES,
   displayName: 'ReadFolder',
   kind: 'search',
   description:
@@ -57,7 +62,7 @@ interface Entry {
   size: number;
 }
 
-async function listExecute(params: Params, ctx: ToolContext): Promise<ToolResult> {
+async function listExecute(params: Params, ctx: Ctx): Promise<ToolResult> {
   const resolved = ctx.workspace.resolvePath(params.dir_path, { access: 'read' });
   if (!resolved.ok) return failureFrom(resolved.error);
   const abs = resolved.path;
@@ -129,7 +134,7 @@ async function describeEntry(dir: string, name: string): Promise<Entry | undefin
   return info && { name, isDirectory: info.isDirectory(), size: info.size };
 }
 
-function exclusionTest(params: Params, ctx: ToolContext, dir: string): (entry: Entry) => boolean {
+function exclusionTest(params: Params, ctx: Ctx, dir: string): (entry: Entry) => boolean {
   const patterns = (params.ignore ?? []).map(basenameGlob);
   const options = ignoreFilterOptions(
     ctx.workspace.roots.find((root) => isInside(root, dir)) ?? dir,

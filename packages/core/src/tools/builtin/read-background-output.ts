@@ -6,6 +6,9 @@ import { errnoCode } from '../results';
 import { LOG_TAIL_BYTES, readLogTail } from '../shell/read-log';
 import type { ToolResult } from '../tool';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['shell'] as const;
+
 /** Lines shown when the model does not say how many. */
 export const DEFAULT_BACKGROUND_LINES = 100;
 
@@ -31,6 +34,7 @@ const parameters = z.object({
  */
 export const readBackgroundOutputTool = defineTool({
   name: 'read_background_output',
+  uses: USES,
   displayName: 'Read Background Output',
   kind: 'read',
   description:

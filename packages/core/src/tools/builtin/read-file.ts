@@ -6,9 +6,13 @@ import { classifyFile, type MediaKind } from '../file-kind';
 import { decodeText, splitLines } from '../file-text';
 import { IgnoreFilter } from '../ignore-filter';
 import { errnoCode, failure, failureFrom } from '../results';
-import type { ToolContext, ToolError, ToolResult } from '../tool';
+import type { ToolContextFor, ToolError, ToolResult } from '../tool';
 import { isInside } from '../workspace';
 import { type RealPathCheck, readFileInside, readHeadInside } from '../workspace-fs';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'textFiles', 'fileFiltering'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 /** Lines returned when the model gives no `end_line`. */
 export const DEFAULT_MAX_LINES = 2000;
@@ -45,6 +49,7 @@ type Params = z.infer<typeof parameters>;
 
 export const readFileTool = defineTool({
   name: 'read_file',
+  uses: USES,
   displayName: 'ReadFile',
   kind: 'read',
   description:
@@ -77,7 +82,7 @@ export const readFileTool = defineTool({
   execute: (params, ctx) => readFileExecute(params, ctx),
 });
 
-async function readFileExecute(params: Params, ctx: ToolContext): Promise<ToolResult> {
+async function readFileExecute(params: Params, ctx: Ctx): Promise<ToolResult> {
   // Checked again: a symlink may have changed since validation.
   const resolved = ctx.workspace.resolvePath(params.file_path, { access: 'read' });
   if (!resolved.ok) return failureFrom(resolved.error);
@@ -125,7 +130,7 @@ async function readFileExecute(params: Params, ctx: ToolContext): Promise<ToolRe
  * A path the ignore files exclude is refused, as in Gemini CLI, so the model
  * does not read what the project marked as off limits (generated output, `.env` secrets…).
  */
-function ignoredPathError(abs: string, ctx: ToolContext): ToolError | undefined {
+function ignoredPathError(abs: string, ctx: Ctx): ToolError | undefined {
   const root = ctx.workspace.roots.find((candidate) => isInside(candidate, abs));
   if (root === undefined) return undefined; // The project temp dir has no ignore files.
   const filter = new IgnoreFilter(ignoreFilterOptions(root, fileFilteringOf(ctx)));

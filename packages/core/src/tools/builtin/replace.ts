@@ -8,7 +8,11 @@ import { isJsonLikePath, unescapedPairs } from '../edit/unescape';
 import { type ChangeReport, type FileChange, fileChangeHooks, isToolError, readTarget } from '../file-change';
 import { toLf } from '../file-text';
 import { resolveFileParam } from '../results';
-import type { Tool, ToolContext, ToolError } from '../tool';
+import type { Tool, ToolContextFor, ToolError } from '../tool';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'textFiles', 'model', 'llmEditCorrection'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 const parameters = z.object({
   file_path: z
@@ -50,6 +54,7 @@ export function createReplaceTool(options: { fixTimeoutMs?: number } = {}): Tool
   const fixer = new EditFixer(options.fixTimeoutMs ?? EDIT_FIX_TIMEOUT_MS);
   return defineTool({
     name: 'replace',
+    uses: USES,
     displayName: 'Edit',
     kind: 'edit',
     description:
@@ -59,7 +64,7 @@ export function createReplaceTool(options: { fixTimeoutMs?: number } = {}): Tool
     parameters,
     validate: validateEdit,
     ...fileChangeHooks(
-      (params: Params, ctx: ToolContext, signal: AbortSignal) => prepareEdit(params, ctx, { signal, fixer }),
+      (params: Params, ctx: Ctx, signal: AbortSignal) => prepareEdit(params, ctx, { signal, fixer }),
       {
         title: 'Confirm Edit',
         report: EDIT_REPORT,
@@ -70,7 +75,7 @@ export function createReplaceTool(options: { fixTimeoutMs?: number } = {}): Tool
 
 export const replaceTool = createReplaceTool();
 
-function validateEdit(params: Params, ctx: ToolContext): ToolError | undefined {
+function validateEdit(params: Params, ctx: Ctx): ToolError | undefined {
   const resolved = resolveFileParam(params.file_path, ctx);
   if (!resolved.ok) return resolved.error;
   // A placeholder the model copied from old_string is real file content; a new one would delete code.
@@ -90,11 +95,7 @@ interface PreparedEdit extends FileChange {
 }
 
 /** Reads the file and computes the edit, or the error the model should see. */
-async function prepareEdit(
-  params: Params,
-  ctx: ToolContext,
-  deps: EditDeps,
-): Promise<PreparedEdit | ToolError> {
+async function prepareEdit(params: Params, ctx: Ctx, deps: EditDeps): Promise<PreparedEdit | ToolError> {
   const target = await readTarget(
     params.file_path,
     ctx,

@@ -6,7 +6,11 @@ import { defineTool, errorMessage } from '../define-tool';
 import { diffStat, unifiedDiff } from '../diff';
 import { detectLineEnding, textWithLineEndings, toLf } from '../file-text';
 import { errnoCode } from '../results';
-import type { ConfirmationDetails, ToolContext, ToolError, ToolResult } from '../tool';
+import type { ConfirmationDetails, ToolContextFor, ToolError, ToolResult } from '../tool';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['memoryFilePath'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 /** The section of the global context file that holds saved facts. */
 export const MEMORY_SECTION_HEADER = '## kodo Added Memories';
@@ -24,6 +28,7 @@ type Params = z.infer<typeof parameters>;
 
 export const saveMemoryTool = defineTool({
   name: 'save_memory',
+  uses: USES,
   displayName: 'SaveMemory',
   kind: 'edit',
   description:
@@ -91,7 +96,7 @@ interface PreparedSave {
   newText: string;
 }
 
-async function prepare(params: Params, ctx: ToolContext): Promise<PreparedSave | ToolError> {
+async function prepare(params: Params, ctx: Ctx): Promise<PreparedSave | ToolError> {
   const path = ctx.memoryFilePath;
   if (!path) {
     return { type: 'memory_tool_execution_error', message: 'No memory file is configured for this session.' };
@@ -112,10 +117,7 @@ async function prepare(params: Params, ctx: ToolContext): Promise<PreparedSave |
   return { path, fact, oldText, newText };
 }
 
-async function memoryConfirmation(
-  params: Params,
-  ctx: ToolContext,
-): Promise<ConfirmationDetails | undefined> {
+async function memoryConfirmation(params: Params, ctx: Ctx): Promise<ConfirmationDetails | undefined> {
   const prepared = await prepare(params, ctx);
   if ('type' in prepared) return undefined;
   const shown = displayPath(prepared.path);
@@ -128,7 +130,7 @@ async function memoryConfirmation(
   };
 }
 
-async function saveMemory(params: Params, ctx: ToolContext): Promise<ToolResult> {
+async function saveMemory(params: Params, ctx: Ctx): Promise<ToolResult> {
   const prepared = await prepare(params, ctx);
   if ('type' in prepared) return memoryFailure(prepared.message);
   try {

@@ -20,7 +20,18 @@ import {
 } from '../shell/run-command';
 import { startBackground } from '../shell/start-background';
 import { runInTerminal } from '../shell/terminal';
-import type { ExecuteOptions, ToolContext, ToolError, ToolResult } from '../tool';
+import type { ExecuteOptions, ToolContextFor, ToolError, ToolResult } from '../tool';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = [
+  'workspace',
+  'env',
+  'shell',
+  'shellInactivityTimeoutMs',
+  'pseudoTerminal',
+  'terminals',
+] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 /**
  * What the model may read from one command when `tools.truncateToolOutputThreshold` is 0 or less
@@ -68,6 +79,7 @@ type Params = z.infer<typeof parameters>;
 
 export const shellTool = defineTool({
   name: 'run_shell_command',
+  uses: USES,
   displayName: 'Shell',
   kind: 'execute',
   description:
@@ -104,7 +116,7 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-function validateShell(params: Params, ctx: ToolContext): ToolError | undefined {
+function validateShell(params: Params, ctx: Ctx): ToolError | undefined {
   if (params.command.trim() === '')
     return { type: 'invalid_tool_params', message: 'Command cannot be empty.' };
   if (params.dir_path === undefined) return undefined;
@@ -120,7 +132,7 @@ function validateShell(params: Params, ctx: ToolContext): ToolError | undefined 
   return undefined;
 }
 
-async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOptions): Promise<ToolResult> {
+async function shellExecute(params: Params, ctx: Ctx, options: ExecuteOptions): Promise<ToolResult> {
   if (options.signal.aborted) {
     const text = 'Command was cancelled by user before it could start.';
     return { llmContent: text, returnDisplay: text };
@@ -185,7 +197,7 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
 /** A foreground command in the outside terminal, reported to the model as a local one would be. */
 async function terminalExecute(
   params: Params,
-  ctx: ToolContext,
+  ctx: Ctx,
   run: { cwd: string; signal: AbortSignal; callId: string | undefined },
 ): Promise<ToolResult> {
   const limit = outputLimit(ctx);
@@ -237,7 +249,7 @@ async function terminalExecute(
  * for but cannot start is an error the model reads (and the person sees), never a silent fallback.
  */
 async function sandboxed(
-  ctx: ToolContext,
+  ctx: Ctx,
   run: { command: string; cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<
   { ok: true; env: NodeJS.ProcessEnv; launch: Launch; confined: boolean } | { ok: false; message: string }
@@ -277,7 +289,7 @@ export function shellEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** The session's cap (the scheduler's), or the default; "no cap" still gets a memory bound. */
-function outputLimit(ctx: ToolContext): { chars: number; spillDir: string | undefined } {
+function outputLimit(ctx: Ctx): { chars: number; spillDir: string | undefined } {
   const limit = ctx.shell?.outputLimit ?? {
     thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS,
     spillDir: ctx.workspace.tempDir,
@@ -350,7 +362,7 @@ async function formatResult(
 
 async function backgroundExecute(
   params: Params,
-  ctx: ToolContext,
+  ctx: Ctx,
   run: { cwd: string; env: NodeJS.ProcessEnv; launch: Launch; signal: AbortSignal },
 ): Promise<ToolResult> {
   const jobs = ctx.shell?.jobs;

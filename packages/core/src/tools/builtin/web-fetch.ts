@@ -3,7 +3,7 @@ import { isAbortError } from '../../contracts/errors';
 import { responseText } from '../../contracts/messages';
 import { defineTool, errorMessage } from '../define-tool';
 import { failure } from '../results';
-import type { Tool, ToolContext, ToolError, ToolResult } from '../tool';
+import type { Tool, ToolContextFor, ToolError, ToolResult } from '../tool';
 import { isBlockedAddress, isBlockedHostname } from '../web/addresses';
 import {
   BlockedHostError,
@@ -18,6 +18,10 @@ import { parsePromptUrls } from '../web/prompt-urls';
 import { HostRateLimiter } from '../web/rate-limiter';
 import { buildAnswerRequest, wrapUntrusted } from '../web/untrusted';
 import { answerWithUrlContext, hasUrlContext } from '../web/url-context';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['model', 'allowPrivateNetworkFetch'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 export const WEB_FETCH_LIMITS = {
   maxUrls: 20,
@@ -75,6 +79,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool {
   };
   return defineTool({
     name: 'web_fetch',
+    uses: USES,
     displayName: 'WebFetch',
     kind: 'fetch',
     description:
@@ -130,12 +135,7 @@ interface FetchedText {
 
 type FetchOutcome = FetchedText | { url: string; skipped: string } | { url: string; failed: string };
 
-async function webFetch(
-  params: Params,
-  ctx: ToolContext,
-  signal: AbortSignal,
-  run: FetchRun,
-): Promise<ToolResult> {
+async function webFetch(params: Params, ctx: Ctx, signal: AbortSignal, run: FetchRun): Promise<ToolResult> {
   const allowPrivate = ctx.allowPrivateNetworkFetch === true;
   const isRefused = (url: URL) => !allowPrivate && isPrivate(url);
   const skipped: string[] = [];

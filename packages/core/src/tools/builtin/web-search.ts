@@ -1,7 +1,7 @@
 import { isAbortError } from '../../contracts/errors';
 import { responseText } from '../../contracts/messages';
 import { defineTool, errorMessage } from '../define-tool';
-import type { ToolContext, ToolModelClient, ToolResult } from '../tool';
+import type { ToolContextFor, ToolModelClient, ToolResult } from '../tool';
 import { withCitations } from '../web/grounding';
 import {
   hasNativeWebSearch,
@@ -13,6 +13,10 @@ import {
 import { type SearchQueryParams, searchFailure, searchQueryTool } from '../web/search-query';
 import { wrapUntrusted } from '../web/untrusted';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['model', 'webSearch'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
+
 type Params = SearchQueryParams;
 
 /**
@@ -22,6 +26,7 @@ type Params = SearchQueryParams;
  */
 export const webSearchTool = defineTool({
   name: 'web_search',
+  uses: USES,
   displayName: 'WebSearch',
   kind: 'search',
   description:
@@ -32,7 +37,7 @@ export const webSearchTool = defineTool({
   execute: (params, ctx, { signal }) => search(params, ctx, signal),
 });
 
-async function search(params: Params, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> {
+async function search(params: Params, ctx: Ctx, signal: AbortSignal): Promise<ToolResult> {
   const { query } = params;
   const fail = (message: string) => searchFailure(query, message);
   try {

@@ -7,7 +7,11 @@ import { WriteContentUnescaper } from '../edit/write-unescape';
 import { type ChangeReport, type FileChange, fileChangeHooks, isToolError, readTarget } from '../file-change';
 import { toLf, writeErrorType } from '../file-text';
 import { resolveFileParam } from '../results';
-import type { Tool, ToolContext, ToolError } from '../tool';
+import type { Tool, ToolContextFor, ToolError } from '../tool';
+
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['workspace', 'textFiles', 'model', 'llmEditCorrection'] as const;
+type Ctx = ToolContextFor<(typeof USES)[number]>;
 
 const parameters = z.object({
   file_path: z.string().describe('Path of the file to write, absolute or relative to the working directory.'),
@@ -38,6 +42,7 @@ export function createWriteFileTool(): Tool {
   const unescaper = new WriteContentUnescaper();
   return defineTool({
     name: 'write_file',
+    uses: USES,
     displayName: 'WriteFile',
     kind: 'edit',
     description:
@@ -47,8 +52,7 @@ export function createWriteFileTool(): Tool {
     parameters,
     validate: validateWrite,
     ...fileChangeHooks(
-      (params: Params, ctx: ToolContext, signal: AbortSignal) =>
-        prepareWrite(params, ctx, { signal, unescaper }),
+      (params: Params, ctx: Ctx, signal: AbortSignal) => prepareWrite(params, ctx, { signal, unescaper }),
       {
         title: 'Confirm Write',
         report: WRITE_REPORT,
@@ -59,7 +63,7 @@ export function createWriteFileTool(): Tool {
 
 export const writeFileTool = createWriteFileTool();
 
-function validateWrite(params: Params, ctx: ToolContext): ToolError | undefined {
+function validateWrite(params: Params, ctx: Ctx): ToolError | undefined {
   const resolved = resolveFileParam(params.file_path, ctx);
   if (!resolved.ok) return resolved.error;
   if (isDirectory(resolved.path)) {
@@ -75,11 +79,7 @@ function validateWrite(params: Params, ctx: ToolContext): ToolError | undefined 
   return undefined;
 }
 
-async function prepareWrite(
-  params: Params,
-  ctx: ToolContext,
-  deps: WriteDeps,
-): Promise<FileChange | ToolError> {
+async function prepareWrite(params: Params, ctx: Ctx, deps: WriteDeps): Promise<FileChange | ToolError> {
   const target = await readTarget(params.file_path, ctx, (abs, error) => ({
     type: writeErrorType(error),
     message: `Error reading existing file ${abs}: ${errorMessage(error)}`,

@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { defineTool } from '../define-tool';
 import type { TodoItem, ToolError } from '../tool';
 
+/** What of the session's context this tool uses (it sees nothing else). */
+const USES = ['todos'] as const;
+
 const STATUSES = ['pending', 'in_progress', 'completed', 'cancelled', 'blocked'] as const;
 
 const parameters = z.object({
@@ -28,6 +31,7 @@ const STATUS_MARKS: Record<TodoItem['status'], string> = {
 
 export const writeTodosTool = defineTool({
   name: 'write_todos',
+  uses: USES,
   displayName: 'WriteTodos',
   kind: 'other',
   description:

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { chmod, lstat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { atomicWriteFile } from '../atomic-write';
+import type { FileToolContext } from '../file-change';
 import { type FileChange, type TextFormat, writeFileChange } from '../file-change';
-import type { ToolContext } from '../tool';
 import { openVerifiedDir, readFileInside, removeInside } from '../workspace-fs';
 import type { PlannedFile } from './plan';
 
@@ -104,7 +104,7 @@ function missingDirectories(path: string): string[] {
 }
 
 /** The real steps, confined to the workspace like every other write of the edit tools. */
-export function workspaceFileSystem(ctx: ToolContext): PatchFileSystem {
+export function workspaceFileSystem(ctx: FileToolContext): PatchFileSystem {
   const inside = ctx.workspace;
   const pendingDir = ctx.workspace.tempDir;
   return {
@@ -132,7 +132,7 @@ export function workspaceFileSystem(ctx: ToolContext): PatchFileSystem {
   };
 }
 
-async function setModeInside(abs: string, mode: number, ctx: ToolContext): Promise<void> {
+async function setModeInside(abs: string, mode: number, ctx: FileToolContext): Promise<void> {
   const parent = await openVerifiedDir(dirname(abs), ctx.workspace);
   try {
     await chmod(parent.entry(basename(abs)), mode);

@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { encodingProblem, isToolError, readTarget, type TextFormat } from '../file-change';
 import type { ExistingText } from '../file-text';
-import type { ToolContext, ToolError } from '../tool';
+import type { ToolContextFor, ToolError } from '../tool';
 import { realpathOfNearestExisting } from '../workspace';
 import { applyHunks } from './apply-hunks';
 import { operationLabel, type PatchOperation } from './parse';
@@ -32,7 +32,10 @@ export interface PlannedFile {
 
 export type PatchPlan = { ok: true; files: PlannedFile[] } | { ok: false; error: ToolError };
 
-export async function planPatch(operations: readonly PatchOperation[], ctx: ToolContext): Promise<PatchPlan> {
+export async function planPatch(
+  operations: readonly PatchOperation[],
+  ctx: ToolContextFor<'workspace'>,
+): Promise<PatchPlan> {
   const claimed = new Map<string, PatchOperation>();
   const files: PlannedFile[] = [];
   for (const operation of operations) {
@@ -57,7 +60,10 @@ export async function planPatch(operations: readonly PatchOperation[], ctx: Tool
   return { ok: true, files };
 }
 
-async function planOperation(operation: PatchOperation, ctx: ToolContext): Promise<PlannedFile | ToolError> {
+async function planOperation(
+  operation: PatchOperation,
+  ctx: ToolContextFor<'workspace'>,
+): Promise<PlannedFile | ToolError> {
   const target = await readTarget(operation.path, ctx, (abs, error) => ({
     type: 'read_content_failure',
     message: `Failed to read ${abs}: ${(error as Error).message}`,
@@ -98,7 +104,7 @@ async function planOperation(operation: PatchOperation, ctx: ToolContext): Promi
 
 async function planUpdate(
   operation: Extract<PatchOperation, { kind: 'update' }>,
-  ctx: ToolContext,
+  ctx: ToolContextFor<'workspace'>,
   current: { abs: string; stats: Stats | undefined; existing: ExistingText | undefined; format: TextFormat },
 ): Promise<PlannedFile | ToolError> {
   const { abs, existing, format } = current;
@@ -204,7 +210,11 @@ function checked(file: PlannedFile): PlannedFile | ToolError {
   return problem ? refuse(problem.type, file.operation, problem.message) : file;
 }
 
-function notARegularFile(stats: Stats | undefined, abs: string, ctx: ToolContext): ToolError | undefined {
+function notARegularFile(
+  stats: Stats | undefined,
+  abs: string,
+  ctx: ToolContextFor<'workspace'>,
+): ToolError | undefined {
   const shown = ctx.workspace.display(abs);
   if (stats?.isSymbolicLink()) {
     return {
@@ -217,7 +227,7 @@ function notARegularFile(stats: Stats | undefined, abs: string, ctx: ToolContext
   return undefined;
 }
 
-function missing(abs: string, ctx: ToolContext): ToolError {
+function missing(abs: string, ctx: ToolContextFor<'workspace'>): ToolError {
   return { type: 'file_not_found', message: `${ctx.workspace.display(abs)} does not exist.` };
 }
 

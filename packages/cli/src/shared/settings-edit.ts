@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kodoHome, type LoadedSettings, SettingsError } from '@kodo/core/engine';
-import { keepingTrustFingerprint } from '../trust-gate';
+import { keepingTrustFingerprint } from './trust-gate';
 
 export type EditScope = 'user' | 'workspace';
 

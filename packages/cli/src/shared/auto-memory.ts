@@ -42,7 +42,7 @@ export async function proposeToInbox(
   where: { kodoHome: string; projectRoot: string },
   options: { signal?: AbortSignal; limitMs?: number } = {},
 ): Promise<number> {
-  const model = session.toolContext.model;
+  const model = session.oneShotModel();
   const history = session.history();
   if (!model || !worthProposing(history)) return 0;
   const bound = AbortSignal.timeout(options.limitMs ?? PROPOSAL_LIMIT_MS);

@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { cycles, type FolderGraph, folderGraph, topFolderOf } from '@kodo/testkit/import-graph';
+import { describe, expect, it } from 'vitest';
+
+const cliSrc = resolve(__dirname, '../../src');
+
+/**
+ * The layers of packages/cli/src, top to bottom (docs/architecture.md, "The CLI's layers"). A
+ * layer imports only the layers below it and @kodo/core: the program dispatches to one front end;
+ * a front end never imports another, only what they share.
+ */
+const LAYERS: Record<string, number> = {
+  // entry.ts, main.ts (fast paths), run.ts (arguments, settings, the choice of front end).
+  '(root)': 2,
+  // The front ends: the terminal UI, headless (-p), ACP, the demo, and the subcommands
+  // (`kodo mcp|hooks|skills|…`, `kodo mcp serve` among them).
+  ui: 1,
+  headless: 1,
+  acp: 1,
+  demo: 1,
+  commands: 1,
+  // What the front ends share: arguments, exit codes, folder trust, sessions on disk, settings edits.
+  shared: 0,
+};
+
+/**
+ * Files still directly in src/ that belong to the shared layer, checked as shared (they may import
+ * only shared/): stdin reading, until it moves into core's input pipeline (issue O item 2).
+ */
+const SHARED_FILES_AT_ROOT = new Set(['input.ts']);
+
+/** The layer node a path relative to src/ belongs to (import specifiers come without `.ts`). */
+function nodeOf(path: string): string {
+  const file = /\.tsx?$/.test(path) ? path : `${path}.ts`;
+  return SHARED_FILES_AT_ROOT.has(file) ? 'shared' : topFolderOf(path);
+}
+
+/** Every edge that points up or sideways: a layer importing its own level or one above. */
+function layerViolations(graph: FolderGraph, layers: Record<string, number>): string[] {
+  return [...graph].flatMap(([from, edges]) =>
+    [...edges]
+      .filter(([to]) => (layers[to] ?? Number.POSITIVE_INFINITY) >= (layers[from] ?? 0))
+      .map(([to, why]) => `${from} → ${to} (${why})`),
+  );
+}
+
+describe('the layers of packages/cli/src (docs/architecture.md)', () => {
+  const graph = folderGraph({ root: cliSrc, nodeOf });
+
+  it('has no import cycle between folders, type imports and lazy imports included', () => {
+    const found = cycles(graph);
+    expect(
+      found,
+      `import cycles between folders:\n${found.map((edges) => edges.join('\n')).join('\n\n')}`,
+    ).toEqual([]);
+  });
+
+  it('gives every folder a layer (a new folder is placed here and in docs/architecture.md)', () => {
+    const nodes = new Set([...graph.keys(), ...[...graph.values()].flatMap((edges) => [...edges.keys()])]);
+    expect([...nodes].filter((node) => !(node in LAYERS))).toEqual([]);
+  });
+
+  it('lets front ends import only shared/, never each other, and shared/ import nothing above it', () => {
+    expect(layerViolations(graph, LAYERS)).toEqual([]);
+  });
+
+  it('finds a front end importing another (the check itself works)', () => {
+    const sideways: FolderGraph = new Map([
+      ['acp', new Map([['headless', 'acp/agent.ts imports ../headless/mcp-input']])],
+      ['headless', new Map([['shared', 'headless/json.ts imports ../shared/exit-codes']])],
+    ]);
+    expect(layerViolations(sideways, LAYERS)).toEqual([
+      'acp → headless (acp/agent.ts imports ../headless/mcp-input)',
+    ]);
+  });
+});
