@@ -104,19 +104,19 @@ async function readAgent(
   // The parse depends on the text and on the folder's tier, format and naming.
   const name = `agent\0${dir.scope}\0${dir.format}\0${dir.namePrefix ?? ''}\0${dir.extensionName ?? ''}\0${path}`;
   const stamp = fileStamp(path, fs);
-  const cached = stamp ? cache.get(name, stamp) : undefined;
-  if (isAgentRead(cached) && (cached.hash !== null) === (dir.scope === 'project')) return cached;
   let text: string;
   try {
     text = fs.readText(path);
   } catch (error) {
     return { failure: (error as Error).message };
   }
+  const cached = stamp ? cache.get(name, stamp, text) : undefined;
+  if (isAgentRead(cached) && (cached.hash !== null) === (dir.scope === 'project')) return cached;
   const read: AgentRead = {
     result: await parseAgentFile(text, source),
     hash: dir.scope === 'project' ? agentFileHash(text) : null,
   };
-  if (stamp && text.length <= MAX_CACHED_TEXT) cache.set(name, stamp, read);
+  if (stamp && text.length <= MAX_CACHED_TEXT) cache.set(name, stamp, text, read);
   return read;
 }
 

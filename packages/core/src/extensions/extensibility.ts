@@ -26,9 +26,9 @@ export interface ExtensibilityOptions {
    */
   commands?: boolean;
   /**
-   * Names the build that discovers, and turns on the caches kept in `<kodo home>/cache`: what
-   * an earlier run of this build found (discovery-snapshot.ts), and its parses of skill and
-   * agent files. Absent (runs from source, tests): nothing is cached.
+   * Names the build that discovers, and turns on the one discovery cache (parsed-file-cache.ts,
+   * in `<kodo home>/cache`): this build's parses of skill and agent files, by their bytes.
+   * Absent (runs from source, tests): nothing is cached.
    */
   buildKey?: string;
   /** Milliseconds since the epoch (tests move it past the caches' racy window, RACY_WINDOW_NS). */
@@ -59,8 +59,7 @@ export class ExtensionSelectionError extends Error {
 
 /**
  * What discovery found in the files, before this run's values: everything in Extensibility that
- * depends only on the files read and on the options a discovery snapshot is keyed by. It holds
- * no environment or setting values, so a snapshot may keep it.
+ * depends only on the files read and on the options. Never cached: it is configuration.
  */
 export interface DiscoveredFiles {
   /** `-e` applied. */
@@ -90,37 +89,4 @@ export function finishExtensibility(found: DiscoveredFiles, options: Extensibili
     unacknowledgedAgents: found.unacknowledgedAgents,
     warnings,
   };
-}
-
-/** Whether data read back from a snapshot has DiscoveredFiles' shape (else it is rediscovered). */
-export function isDiscoveredFiles(value: unknown): value is DiscoveredFiles {
-  if (!isRecord(value)) return false;
-  const every = (list: unknown, check: (item: unknown) => boolean) =>
-    Array.isArray(list) && list.every(check);
-  return (
-    every(value.extensions, isExtensionFiles) &&
-    every(value.commands, isCustomCommand) &&
-    every(value.skills, isSkillDefinition) &&
-    every(value.agents, isAgentDefinition) &&
-    every(value.unacknowledgedAgents, (agent) => hasStringFields(agent, ['name', 'path', 'hash'])) &&
-    every(value.warnings, (line) => typeof line === 'string')
-  );
-}
-
-const STRING_LISTS = ['contextFiles', 'excludeTools', 'commandDirs', 'skillDirs', 'agentDirs'] as const;
-
-function isExtensionFiles(value: unknown): value is ExtensionFiles {
-  return (
-    hasStringFields(value, ['name', 'version', 'kind', 'path', 'installDir', 'origin']) &&
-    typeof value.enabled === 'boolean' &&
-    isRecord(value.rawMcpServers) &&
-    Object.values(value.rawMcpServers).every(isRecord) &&
-    (value.rawHooks === undefined || isRecord(value.rawHooks)) &&
-    STRING_LISTS.every((key) => {
-      const list = value[key];
-      return Array.isArray(list) && list.every((item) => typeof item === 'string');
-    }) &&
-    Array.isArray(value.settings) &&
-    value.settings.every((setting) => hasStringFields(setting, ['name', 'envVar']))
-  );
 }

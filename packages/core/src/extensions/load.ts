@@ -4,13 +4,12 @@ import { discoverAgents } from '../agents/discover';
 import { agentDirs } from '../agents/locations';
 import { discoverCommands } from '../commands/discover';
 import { commandDirs } from '../commands/locations';
-import { kodoHome } from '../config/paths';
+import { HOME_VARIABLES, kodoHome } from '../config/paths';
 import { discoverSkills } from '../skills/discover';
 import { skillDirs } from '../skills/locations';
-import { type DiscoveryFs, nodeDiscoveryFs, RecordingDiscoveryFs } from '../utils/discovery-fs';
+import { type DiscoveryFs, nodeDiscoveryFs } from '../utils/discovery-fs';
 import { ParsedFileCache } from '../utils/parsed-file-cache';
 import { discoverExtensionFiles } from './discover';
-import { discoveryEnv, snapshotLocation, writeSnapshot } from './discovery-snapshot';
 import {
   type DiscoveredFiles,
   type Extensibility,
@@ -22,16 +21,18 @@ import type { ExtensionFiles } from './extension';
 import { extensionLocations } from './locations';
 
 /**
- * loadExtensibility (startup.ts) from the files, every one read; with a build key, the discovery
- * leaves a snapshot for the next run.
+ * loadExtensibility (startup.ts): from the files, every one listed and read on every run; with a
+ * build key, parses of skill and agent files whose bytes are unchanged come from the cache.
  */
 export async function discoverExtensibility(options: ExtensibilityOptions): Promise<Extensibility> {
-  if (!options.buildKey) return finishExtensibility(await discoverFiles(options, nodeDiscoveryFs), options);
-  const startedMs = (options.clock ?? Date.now)();
-  const fs = new RecordingDiscoveryFs();
-  const found = await discoverFiles(options, fs);
-  writeSnapshot(snapshotLocation({ ...options, buildKey: options.buildKey }), fs, found, startedMs);
-  return finishExtensibility(found, options);
+  return finishExtensibility(await discoverFiles(options, nodeDiscoveryFs), options);
+}
+
+/** The environment discovery gets: the home variables only, so nothing else can change it. */
+function discoveryEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const name of HOME_VARIABLES) if (env[name] !== undefined) out[name] = env[name];
+  return out;
 }
 
 /** What the files say, every read through `fs`; the environment only locates the homes. */

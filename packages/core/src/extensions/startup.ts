@@ -1,11 +1,9 @@
-// What a run needs of extensibility on the way to the first request when an earlier run's
-// discovery snapshot still holds: reading the snapshot, resolving the extensions, and the
-// skills' prompt section and tool declaration. Loaded on its own (loadExtensionsStartupModule),
-// so such a run does not load the discovery, parsing and install code of './index'.
+// What a run needs of extensibility on the way to the first request besides discovery itself:
+// the skills' prompt section and tool declaration. Loaded on its own (loadExtensionsStartupModule
+// in on-demand.ts), so a run does not load the install and management code of './index' for them.
 import { type ActivateSkillOptions, activateSkillSpec } from '../skills/activate-skill-spec';
 import type { LazyTool } from '../tools/tool';
-import { readSnapshot, snapshotLocation } from './discovery-snapshot';
-import { type Extensibility, type ExtensibilityOptions, finishExtensibility } from './extensibility';
+import type { Extensibility, ExtensibilityOptions } from './extensibility';
 import { loadExtensionsModule } from './lazy';
 
 export { skillsPromptSection } from '../skills/prompt';
@@ -13,16 +11,10 @@ export { ExtensionSelectionError } from './extensibility';
 
 /**
  * Everything users bring to a run besides settings: extensions and plugins, then the commands,
- * skills and agents of the user, the project (trusted folders only) and the active extensions.
- * With a build key, what an earlier run found is taken from its snapshot when none of the paths
- * it looked at changed (see discovery-snapshot.ts); only otherwise is the module that reads and
- * parses the files loaded. A bad `-e` name throws ExtensionSelectionError.
+ * skills and agents of the user, the project (trusted folders only) and the active extensions,
+ * read from the files on every run (see load.ts). A bad `-e` name throws ExtensionSelectionError.
  */
 export async function loadExtensibility(options: ExtensibilityOptions): Promise<Extensibility> {
-  if (options.buildKey) {
-    const found = readSnapshot(snapshotLocation({ ...options, buildKey: options.buildKey }));
-    if (found) return finishExtensibility(found, options);
-  }
   return (await loadExtensionsModule()).discoverExtensibility(options);
 }
 

@@ -28,7 +28,7 @@ export interface SkillDiscovery {
  * earlier one of the same name (ignoring case), with a warning unless it replaces a built-in.
  * In each folder, `SKILL.md` itself and `<sub>/SKILL.md` one level down are skills; nothing
  * deeper is searched. Folders that do not exist cost one `existsSync`, candidates one `stat`;
- * a file `cache` knows in its current version is not read.
+ * the parse of a file `cache` knows in its current bytes is taken from there.
  */
 export async function discoverSkills(
   dirs: readonly SkillDir[],
@@ -77,16 +77,16 @@ async function readSkill(
 ): Promise<SkillDefinition | undefined> {
   // The parse depends on the text and on the tier it was found in.
   const name = `skill\0${source.scope}\0${source.extensionName ?? ''}\0${file}`;
-  const cached = cache.get(name, stamp);
-  if (isCachedSkill(cached)) return cached.skill ?? undefined;
   let text: string;
   try {
     text = fs.readText(file);
   } catch {
     return undefined;
   }
+  const cached = cache.get(name, stamp, text);
+  if (isCachedSkill(cached)) return cached.skill ?? undefined;
   const skill = await parseSkillFile(file, text, source);
-  if (text.length <= MAX_CACHED_TEXT) cache.set(name, stamp, { skill: skill ?? null });
+  if (text.length <= MAX_CACHED_TEXT) cache.set(name, stamp, text, { skill: skill ?? null });
   return skill;
 }
 

@@ -10,9 +10,8 @@ import {
 import { join } from 'node:path';
 
 // Discovery of what users bring (extensions, commands, skills, agents) reads many small files
-// and folders on every start. It reads them only through a DiscoveryFs, so one recording
-// instance can list every path a discovery depended on, with a stamp of what it found there:
-// a later run whose paths all have the same stamps would find the same (discovery-snapshot.ts).
+// and folders on every start, only through a DiscoveryFs (tests give it fakes). Every run reads
+// them: the one cache (parsed-file-cache.ts) spares only the parsing of files it reads.
 
 /** The reads discovery makes. Each behaves as the node:fs call it names. */
 export interface DiscoveryFs {
@@ -104,64 +103,4 @@ export function pathStamp(stats: BigIntStats | undefined): string {
   if (!stats) return '-';
   const type = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : 'o';
   return `${type}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
-}
-
-/** The stamp `path` has now. */
-export function currentPathStamp(path: string): string {
-  return pathStamp(statOrUndefined(path));
-}
-
-/**
- * The file system, noting the stamp of every path it is asked about (a folder's stamp moves when
- * an entry is added, removed or renamed in it). The stamp is taken before the read, so a change
- * made during the read shows as a different stamp next time, never as a stale match.
- */
-export class RecordingDiscoveryFs implements DiscoveryFs {
-  private readonly stamps = new Map<string, string>();
-  /** The latest mtime or ctime seen, in ns since the epoch. */
-  private newest = 0n;
-
-  stat(path: string): BigIntStats | undefined {
-    const stats = statOrUndefined(path);
-    if (!this.stamps.has(path)) {
-      this.stamps.set(path, pathStamp(stats));
-      const changed = stats ? changedAtNs(stats) : 0n;
-      if (changed > this.newest) this.newest = changed;
-    }
-    return stats;
-  }
-
-  existsSync(path: string): boolean {
-    return this.stat(path) !== undefined;
-  }
-
-  readText(path: string): string {
-    this.stat(path);
-    return readFileSync(path, 'utf8');
-  }
-
-  list(dir: string): Dirent[] {
-    this.stat(dir);
-    return readdirSync(dir, { withFileTypes: true });
-  }
-
-  listTree(dir: string): string[] {
-    return listTree(this, dir);
-  }
-
-  /** The path's stamp follows its links, so a link pointed elsewhere changes it. */
-  realpath(path: string): string | undefined {
-    this.stat(path);
-    return realpathOrUndefined(path);
-  }
-
-  /** Every path asked about, with its stamp, in the order first asked. */
-  observations(): [path: string, stamp: string][] {
-    return [...this.stamps];
-  }
-
-  /** When the most recently changed of those paths changed (ns since the epoch; 0 if none). */
-  newestChangeNs(): bigint {
-    return this.newest;
-  }
 }

@@ -1,13 +1,20 @@
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { changedAtNs, type DiscoveryFs, isRacyChange, nodeDiscoveryFs, pathStamp } from './discovery-fs';
+import { fnv1a } from './fnv1a';
 import { readTextIfExists } from './fs-read';
 import { isRecord } from './is-record';
 import { writePrivateFile } from './private-file';
 
-// Skill and agent files are read and parsed on every run before the first model request, though
-// they rarely change. This keeps what parsing them gave, per file, beside a stamp of the file's
-// identity and version; a run whose files all match reads one JSON file instead of each file.
-// It holds only what the files say (no environment values: extension manifests, which substitute
-// them, are never cached), and lives in the user's kodo home, which only the user writes.
+// kodo's one discovery cache. Skill and agent files are read and parsed on every run before the
+// first model request, though they rarely change; parsing them (YAML front matter) would load the
+// YAML parser. This keeps what parsing a file gave beside the file's stamp (identity, size, mtime,
+// ctime) and a hash of its bytes. It only spares the parse: discovery still lists the folders and
+// reads every file, and an entry is used only for the very bytes it was parsed from, so an entry
+// no file backs (stale, or planted) is never used. It is not configuration: extension manifests,
+// MCP servers, hooks and commands are never cached (docs/security.md, "Discovery caches are not
+// configuration"). It lives in the user's kodo home and is read only while only the user can
+// write it (file and folder owned by the user, not writable by group or others).
 
 /** Which file a path names now (device, inode) and which version of it (size, mtime, ctime, in ns). */
 export interface FileStamp {
@@ -41,7 +48,28 @@ export const MAX_CACHED_TEXT = 64 * 1024;
 
 interface Entry {
   stamp: string;
+  /** contentHash of the bytes the value was parsed from. */
+  hash: string;
   value: unknown;
+}
+
+/** Length and FNV-1a of the text: tells a stale entry from a current one without node:crypto. */
+function contentHash(text: string): string {
+  return `${text.length}:${fnv1a(text).toString(16)}`;
+}
+
+/**
+ * Whether `path` is owned by this user and writable by no one else: what anyone else can
+ * write is not read (a cache is a speed-up, so failing closed costs only the parse).
+ */
+function onlyUserWrites(path: string): boolean {
+  const uid = process.getuid?.();
+  try {
+    const stats = statSync(path);
+    return (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
 }
 
 export interface ParsedFileCacheStats {
@@ -67,19 +95,25 @@ export class ParsedFileCache {
   }
 
   /**
-   * The cache stored in `file`, or an empty one when the file is missing, unreadable, damaged
-   * or written by another build (`key`: parsing may differ between builds).
+   * The cache stored in `file`, or an empty one when the file is missing, unreadable, damaged,
+   * writable by anyone but the user, or written by another build (`key`: parsing may differ
+   * between builds).
    */
   static open(file: string, key: string, options: { clock?: () => number } = {}): ParsedFileCache {
     const entries = new Map<string, Entry>();
-    const text = readTextIfExists(file);
+    const text = onlyUserWrites(file) && onlyUserWrites(dirname(file)) ? readTextIfExists(file) : undefined;
     if (text !== undefined) {
       try {
         const data: unknown = JSON.parse(text);
         if (isRecord(data) && data.key === key && isRecord(data.entries)) {
           for (const [name, entry] of Object.entries(data.entries)) {
-            if (isRecord(entry) && typeof entry.stamp === 'string' && 'value' in entry)
-              entries.set(name, { stamp: entry.stamp, value: entry.value });
+            if (
+              isRecord(entry) &&
+              typeof entry.stamp === 'string' &&
+              typeof entry.hash === 'string' &&
+              'value' in entry
+            )
+              entries.set(name, { stamp: entry.stamp, hash: entry.hash, value: entry.value });
           }
         }
       } catch {
@@ -91,11 +125,12 @@ export class ParsedFileCache {
 
   /**
    * What was stored for this file under `name` (which must name everything besides the file's
-   * text that the parse depended on), if the file is still the one it was parsed from.
+   * text that the parse depended on), if it was parsed from this very `text` (just read from the
+   * file) and the file is still the one it was parsed from.
    */
-  get(name: string, stamp: FileStamp): unknown {
+  get(name: string, stamp: FileStamp, text: string): unknown {
     const entry = this.entries.get(name);
-    if (entry && entry.stamp === stamp.version) {
+    if (entry && entry.stamp === stamp.version && entry.hash === contentHash(text)) {
       this.counts.hits += 1;
       this.used.add(name);
       return entry.value;
@@ -105,13 +140,13 @@ export class ParsedFileCache {
   }
 
   /**
-   * Remembers a parse (a JSON value) of the file as `stamp` describes it; not when the file
-   * changed within the racy window (see RACY_WINDOW_NS): it is parsed again next time.
+   * Remembers a parse (a JSON value) of `text`, read from the file as `stamp` describes it; not
+   * when the file changed within the racy window (see RACY_WINDOW_NS): it is parsed again next time.
    */
-  set(name: string, stamp: FileStamp, value: unknown): void {
+  set(name: string, stamp: FileStamp, text: string, value: unknown): void {
     if (!this.where || isRacyChange(stamp.changedNs, this.clock())) return;
     this.entries.delete(name);
-    this.entries.set(name, { stamp: stamp.version, value });
+    this.entries.set(name, { stamp: stamp.version, hash: contentHash(text), value });
     this.used.add(name);
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= MAX_ENTRIES) break;

@@ -146,7 +146,7 @@ describe('discovery caches are not configuration', () => {
     const { options, editCaches, cacheDir } = setup();
     await loadExtensibility(options);
     const parsed = join(cacheDir, 'parsed-files.json');
-    editCaches((data, file) => {
+    editCaches((data) => {
       // A forged entry for the real file's bytes: only a cache only the user can write is read.
       for (const entry of Object.values((data.entries ?? {}) as Record<string, { value: unknown }>)) {
         const value = entry.value as { skill?: { description: string } };

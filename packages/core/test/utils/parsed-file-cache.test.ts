@@ -9,6 +9,8 @@ afterEach(() => ws?.cleanup());
 
 /** The files are written just now: a clock 10 s ahead puts them outside the racy window. */
 const later = { clock: () => Date.now() + 10_000 };
+/** The bytes an entry is checked against, as discovery reads them. */
+const read = (file: string) => readFileSync(file, 'utf8');
 
 describe('fileStamp', () => {
   it('names a file the same through a symlink or a hard link, and nothing for folders and missing paths', () => {
@@ -47,24 +49,30 @@ describe('ParsedFileCache', () => {
   it('returns what was stored, across runs, while the file is unchanged', () => {
     const { file, store } = setup();
     const first = ParsedFileCache.open(store, 'build-1', later);
-    expect(first.get('skill\0user\0a', fileStamp(file)!)).toBeUndefined();
-    first.set('skill\0user\0a', fileStamp(file)!, { name: 'a', count: 2 });
+    expect(first.get('skill\0user\0a', fileStamp(file)!, read(file))).toBeUndefined();
+    first.set('skill\0user\0a', fileStamp(file)!, read(file), { name: 'a', count: 2 });
     first.save();
     const second = ParsedFileCache.open(store, 'build-1', later);
-    expect(second.get('skill\0user\0a', fileStamp(file)!)).toEqual({ name: 'a', count: 2 });
+    expect(second.get('skill\0user\0a', fileStamp(file)!, read(file))).toEqual({ name: 'a', count: 2 });
     // The same file under another name (another tier) is another parse.
-    expect(second.get('skill\0workspace\0a', fileStamp(file)!)).toBeUndefined();
+    expect(second.get('skill\0workspace\0a', fileStamp(file)!, read(file))).toBeUndefined();
     expect(second.stats()).toEqual({ hits: 1, misses: 1 });
+    // Other bytes than those it was parsed from (the stamp alone matching) miss.
+    expect(second.get('skill\0user\0a', fileStamp(file)!, 'v2')).toBeUndefined();
   });
 
   it('misses once the file changes, and for a cache written by another build', () => {
     const { file, store } = setup();
     const cache = ParsedFileCache.open(store, 'build-1', later);
-    cache.set('k', fileStamp(file)!, 'parsed v1');
+    cache.set('k', fileStamp(file)!, read(file), 'parsed v1');
     cache.save();
-    expect(ParsedFileCache.open(store, 'build-2', later).get('k', fileStamp(file)!)).toBeUndefined();
+    expect(
+      ParsedFileCache.open(store, 'build-2', later).get('k', fileStamp(file)!, read(file)),
+    ).toBeUndefined();
     writeFileSync(file, 'v2');
-    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBeUndefined();
+    expect(
+      ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!, read(file)),
+    ).toBeUndefined();
   });
 
   it('treats a damaged or foreign file as empty and replaces it on save', () => {
@@ -76,18 +84,20 @@ describe('ParsedFileCache', () => {
       '{"key":"build-1","entries":[]}',
     ]) {
       const writer = ParsedFileCache.open(store, 'build-1', later);
-      writer.set('k', fileStamp(file)!, 1);
+      writer.set('k', fileStamp(file)!, read(file), 1);
       writer.save();
       writeFileSync(store, damaged);
       const cache = ParsedFileCache.open(store, 'build-1', later);
-      expect(cache.get('k', fileStamp(file)!)).toBeUndefined();
-      cache.set('k', fileStamp(file)!, 2);
+      expect(cache.get('k', fileStamp(file)!, read(file))).toBeUndefined();
+      cache.set('k', fileStamp(file)!, read(file), 2);
       cache.save();
-      expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBe(2);
+      expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!, read(file))).toBe(2);
     }
     // Entries of the wrong shape are dropped one by one.
     writeFileSync(store, JSON.stringify({ key: 'build-1', entries: { k: { value: 3 }, j: 'x' } }));
-    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBeUndefined();
+    expect(
+      ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!, read(file)),
+    ).toBeUndefined();
   });
 
   it('writes nothing when nothing was parsed anew, and never throws when it cannot write', () => {
@@ -97,34 +107,34 @@ describe('ParsedFileCache', () => {
     expect(() => readFileSync(store)).toThrow(/ENOENT/);
     // A cache path below a file cannot be created.
     const blocked = ParsedFileCache.open(join(file, 'cache.json'), 'build-1', later);
-    blocked.set('k', fileStamp(file)!, 1);
+    blocked.set('k', fileStamp(file)!, read(file), 1);
     expect(() => blocked.save()).not.toThrow();
     const disabled = ParsedFileCache.disabled();
-    disabled.set('k', fileStamp(file)!, 1);
-    expect(disabled.get('k', fileStamp(file)!)).toBeUndefined();
+    disabled.set('k', fileStamp(file)!, read(file), 1);
+    expect(disabled.get('k', fileStamp(file)!, read(file))).toBeUndefined();
   });
 
   it('keeps, at a save, only the entries the run used: another project’s and deleted files drop out', () => {
     const { file, store } = setup();
     const stamp = fileStamp(file)!;
     const first = ParsedFileCache.open(store, 'build-1', later);
-    first.set('project-a', stamp, 'a');
-    first.set('user', stamp, 'u');
+    first.set('project-a', stamp, read(file), 'a');
+    first.set('user', stamp, read(file), 'u');
     first.save();
     const second = ParsedFileCache.open(store, 'build-1', later);
-    expect(second.get('user', stamp)).toBe('u');
-    second.set('project-b', stamp, 'b');
+    expect(second.get('user', stamp, read(file))).toBe('u');
+    second.set('project-b', stamp, read(file), 'b');
     second.save();
     const third = ParsedFileCache.open(store, 'build-1', later);
-    expect(third.get('user', stamp)).toBe('u');
-    expect(third.get('project-b', stamp)).toBe('b');
-    expect(third.get('project-a', stamp)).toBeUndefined();
+    expect(third.get('user', stamp, read(file))).toBe('u');
+    expect(third.get('project-b', stamp, read(file))).toBe('b');
+    expect(third.get('project-a', stamp, read(file))).toBeUndefined();
   });
 
   it('is private to the user', () => {
     const { file, store } = setup();
     const cache = ParsedFileCache.open(store, 'build-1', later);
-    cache.set('k', fileStamp(file)!, 1);
+    cache.set('k', fileStamp(file)!, read(file), 1);
     cache.save();
     expect(statSync(store).mode & 0o077).toBe(0);
     expect(statSync(join(store, '..')).mode & 0o077).toBe(0);
@@ -135,12 +145,16 @@ describe('ParsedFileCache', () => {
     const file = join(ws.root, 'a.md');
     const store = join(ws.root, 'cache.json');
     const now = ParsedFileCache.open(store, 'build-1');
-    now.set('k', fileStamp(file)!, 'parsed just after a write');
+    now.set('k', fileStamp(file)!, read(file), 'parsed just after a write');
     now.save();
-    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBeUndefined();
+    expect(
+      ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!, read(file)),
+    ).toBeUndefined();
     const after = ParsedFileCache.open(store, 'build-1', later);
-    after.set('k', fileStamp(file)!, 'parsed later');
+    after.set('k', fileStamp(file)!, read(file), 'parsed later');
     after.save();
-    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!)).toBe('parsed later');
+    expect(ParsedFileCache.open(store, 'build-1', later).get('k', fileStamp(file)!, read(file))).toBe(
+      'parsed later',
+    );
   });
 });
