@@ -28,11 +28,11 @@ describe('npm pack of the cli', () => {
     });
     const [pack] = JSON.parse(out) as { files: { path: string }[] }[];
     const packed = new Set(pack!.files.map((file) => file.path));
-    for (const needed of ['bin/kodo.cjs', 'dist/kodo.cjs', 'dist/cli.cjs', 'dist/demo/session.jsonl']) {
+    for (const needed of ['bin/kodo.cjs', 'dist/kodo.cjs', 'dist/cli.mjs', 'dist/demo/session.jsonl']) {
       expect(packed, needed).toContain(needed);
     }
     // Every file of the built bundle goes into the tarball.
-    const built = filesUnder(join(cliDir, 'dist')).filter((path) => !path.startsWith('code-cache/'));
+    const built = filesUnder(join(cliDir, 'dist'));
     for (const file of built) expect(packed, file).toContain(`dist/${file}`);
     const manifest = JSON.parse(readFileSync(join(cliDir, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;

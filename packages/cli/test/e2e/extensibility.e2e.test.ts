@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -10,14 +10,7 @@ import {
   tinyServerEntry,
 } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  cliDist,
-  e2eDirs,
-  type GeminiRequestBody,
-  geminiMockEnv,
-  modulesAtFirstRequest,
-  writeFileIn,
-} from './helpers';
+import { e2eDirs, type GeminiRequestBody, geminiMockEnv, writeFileIn } from './helpers';
 
 // Users' existing setups, run unchanged by the built `kodo`: Gemini CLI TOML commands, Claude
 // Code Markdown commands, skills in every layout, a Gemini CLI extension installed from a git
@@ -211,7 +204,7 @@ describe('skills', () => {
     expect(systemText(2)).toBe(systemText(1));
   });
 
-  it("takes an unchanged setup from the last run's discovery snapshot, without the discovery code, and sees an edit", async () => {
+  it('reads the skills from the files on every run, whatever the cache says, and activates one on demand', async () => {
     writeSkills();
     await pastRacyWindow();
     mock = await startGeminiMock({
@@ -223,38 +216,24 @@ describe('skills', () => {
       ],
     });
     expect((await kodo(['-p', 'one'])).code).toBe(0);
-    const snapshots = join(dirs.home, 'cache', 'discovery');
-    const [name] = readdirSync(snapshots);
-    const snapshot = join(snapshots, name!);
-    // What the second run is told comes from the snapshot: edit what it says, not the file.
-    const data = JSON.parse(readFileSync(snapshot, 'utf8'));
-    const skill = data.found.skills.find((entry: { name: string }) => entry.name === 'gem-proj');
-    skill.description = 'As the snapshot tells it';
-    writeFileSync(snapshot, JSON.stringify(data));
-    const modules = modulesAtFirstRequest(dirs.root);
-    try {
-      const second = await kodo(['-p', 'two'], modules.env);
-      expect(second.stderr).toBe('');
-      expect(second.code).toBe(0);
-      expect(systemText(1)).toContain('<description>As the snapshot tells it</description>');
-      // The chunk that discovers and parses (the one with discovery's warning for a linked
-      // extension without a manifest) was not loaded before the request.
-      const chunks = join(cliDist, 'chunks');
-      const discovery = readdirSync(chunks)
-        .filter((file) => file.endsWith('.cjs'))
-        .filter((file) => readFileSync(join(chunks, file), 'utf8').includes('which holds no manifest'));
-      expect(discovery).toHaveLength(1);
-      const loaded = modules.read().files.map((file) => file.split('/').pop());
-      for (const file of discovery) expect(loaded).not.toContain(file);
-    } finally {
-      modules.cleanup();
-    }
-    // activate_skill, declared from the snapshot, loads its implementation when called.
+    // A planted whole-discovery cache (as kodo once kept) is not read: discovery reads the files.
+    const planted = join(dirs.home, 'cache', 'discovery');
+    mkdirSync(planted, { recursive: true });
+    writeFileSync(
+      join(planted, 'planted.json'),
+      JSON.stringify({ found: { skills: [{ name: 'gem-proj', description: 'As the cache tells it' }] } }),
+    );
+    const second = await kodo(['-p', 'two']);
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(systemText(1)).toContain('Does the gem-proj thing');
+    expect(systemText(1)).not.toContain('As the cache tells it');
+    // activate_skill, declared at start, loads its implementation when called.
     expect(JSON.stringify(lastResponse(2))).toContain('Instructions for gem-proj.');
     editProjectSkill();
     expect((await kodo(['-p', 'three'])).code).toBe(0);
     expect(systemText(3)).toContain('<description>Now does another thing</description>');
-    expect(systemText(3)).not.toContain('As the snapshot tells it');
+    expect(systemText(3)).not.toContain('Does the gem-proj thing');
   });
 
   it('kodo skills disable writes skills.disabled in the chosen scope, enable removes it', async () => {
