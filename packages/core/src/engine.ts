@@ -61,12 +61,6 @@ export type {
   TemplateServices,
   TemplateShellResult,
 } from './extensions/index';
-export {
-  type ExtensionsModule,
-  type ExtensionsStartupModule,
-  loadExtensionsModule,
-  loadExtensionsStartupModule,
-} from './extensions/lazy';
 export { hasExtensibilityFiles, hasProjectAgentFolders } from './extensions/presence';
 export {
   type HookConfig,
@@ -76,7 +70,6 @@ export {
   isHookDisabled,
 } from './hooks/config';
 export type { HookSystem, HookSystemOptions } from './hooks/hook-system';
-export { type HookSystemModule, loadHookSystem } from './hooks/lazy';
 export {
   HOOK_EVENTS,
   type HookEventName,
@@ -93,7 +86,6 @@ export { CATALOGUE_SOURCE, CATALOGUE_UPDATED } from './llm/catalogue.generated';
 export type { ContextWindowSource } from './llm/context-windows';
 // The replay, recording and debug-log generators load with `loadReplayGenerators()`.
 export type { FakeContentGenerator, RecordedCall } from './llm/fake';
-export { loadReplayGenerators, type ReplayGenerators } from './llm/lazy';
 export {
   acceptsImages,
   BUILTIN_CATALOGUE,
@@ -127,6 +119,7 @@ export {
 export { ProviderRouter } from './llm/providers/router';
 export { DEFAULT_TRANSPORT_TIMEOUTS, type TransportTimeouts } from './llm/providers/transport-limits';
 export type { RecordingContentGenerator } from './llm/recording';
+export { hasMcpServers } from './mcp/config-check';
 export type {
   McpManager,
   McpManagerEvent,
@@ -135,7 +128,23 @@ export type {
   McpServerState,
   McpServerStatus,
 } from './mcp/index';
-export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
+// Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
+export {
+  type Checkpointing,
+  type ExtensionsModule,
+  type ExtensionsStartupModule,
+  type ForeignSessions,
+  type HookSystemModule,
+  loadCheckpointing,
+  loadExtensionsModule,
+  loadExtensionsStartupModule,
+  loadForeignSessions,
+  loadHookSystem,
+  loadMcpModule,
+  loadReplayGenerators,
+  type McpModule,
+  type ReplayGenerators,
+} from './on-demand';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
 // The store itself loads with `loadCheckpointing()`: a value export here would put it (and its
@@ -154,7 +163,6 @@ export type {
   RewindResult,
   SessionCheckpoints,
 } from './safety/checkpoints/session-checkpoints';
-export { type Checkpointing, loadCheckpointing } from './safety/lazy-checkpoints';
 export { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from './safety/loop-detection';
 export {
   BWRAP_MISSING_MESSAGE,
@@ -231,8 +239,6 @@ export {
 } from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
 export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
-// Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
-export { type ForeignSessions, loadForeignSessions } from './session/foreign/lazy';
 export type { ForeignOrigin, ForeignSessionSummary, SkippedSession } from './session/foreign/types';
 export { repairHistory } from './session/history-repair';
 export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';
@@ -249,7 +255,7 @@ export { formatSessionList, relativeTime, type SessionSummary, sessionsDir } fro
 export { SessionStats, type SessionStatsSnapshot } from './session/stats';
 export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
-export { lazyBuiltinTools } from './tools/builtin/lazy';
+export { lazyBuiltinTools } from './tools/builtin/declared';
 export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
 export type { ExistingText } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';

@@ -16,6 +16,7 @@ import {
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
+import { onDemand } from '../on-demand';
 import { type CliSession, createCliSession } from '../session-factory';
 import { KODO_VERSION } from '../version';
 import { CallIds } from './call-ids';
@@ -251,7 +252,7 @@ export class AcpAgent {
     }
     let parts = promptParts(params.prompt);
     if (open.cli.mcp && text.startsWith('/')) {
-      const { expandMcpInput } = await import('../headless/mcp-input');
+      const { expandMcpInput } = await onDemand.mcpInput();
       try {
         const expanded = await expandMcpInput(text, open.cli.mcp, { signal, onWarning: this.options.log });
         if (expanded !== text) parts = [{ text: expanded }];

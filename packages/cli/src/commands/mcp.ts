@@ -13,6 +13,7 @@ import {
 } from '@kodo/core/engine';
 import { ExitCode } from '../exit-codes';
 import { MCP_HELP } from '../help';
+import { onDemand } from '../on-demand';
 import { keepingTrustFingerprint, settingsForFolder } from '../trust-gate';
 import { formatServer } from './mcp-status';
 
@@ -37,11 +38,11 @@ export async function runMcpCommand(context: McpCommandContext): Promise<number>
   const [action, ...rest] = context.args;
   if (action === 'serve') {
     // The MCP server side loads only here.
-    const { runMcpServe } = await import('./mcp-serve');
+    const { runMcpServe } = await onDemand.mcpServe();
     return runMcpServe({ args: rest, cwd: context.cwd, env: context.env, stderr: context.stderr });
   }
   if (action === 'auth') {
-    const { runMcpAuth } = await import('./mcp-auth');
+    const { runMcpAuth } = await onDemand.mcpAuth();
     return runMcpAuth({ ...context, words: rest });
   }
   try {

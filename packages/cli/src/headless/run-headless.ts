@@ -12,6 +12,7 @@ import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
+import { onDemand } from '../on-demand';
 import { createCliSession } from '../session-factory';
 import { resolveSessionStart } from '../sessions';
 import { expandHeadlessCommand } from './custom-command';
@@ -142,7 +143,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     if (input !== undefined) {
       code = await runPrompt(input);
     } else {
-      const { inputLines, parseUserLine } = await import('./stream-input');
+      const { inputLines, parseUserLine } = await onDemand.streamInput();
       for await (const line of inputLines(context.stdin ?? process.stdin)) {
         if (line.trim() === '') continue;
         const parsed = parseUserLine(line);
@@ -180,9 +181,9 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
 async function createOutput(format: OutputFormat, streams: OutputStreams): Promise<HeadlessOutput> {
   switch (format) {
     case 'json':
-      return (await import('./json')).createJsonOutput(streams);
+      return (await onDemand.jsonOutput()).createJsonOutput(streams);
     case 'stream-json':
-      return (await import('./stream-json')).createStreamJsonOutput(streams);
+      return (await onDemand.streamJsonOutput()).createStreamJsonOutput(streams);
     default:
       return createTextOutput(streams);
   }

@@ -3,6 +3,7 @@ import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
+import { onDemand } from '../on-demand';
 import { type CliSession, createCliSession } from '../session-factory';
 import { resolveSessionStart, type SessionStart } from '../sessions';
 import { isFolderTrusted } from '../trust-gate';
@@ -206,7 +207,7 @@ async function loadUi(): Promise<typeof import('./mount')> {
     Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
   }
   try {
-    return await import('./mount');
+    return await onDemand.uiMount();
   } finally {
     if (fetchDescriptor?.configurable) Object.defineProperty(globalThis, 'fetch', fetchDescriptor);
     for (const [name, value] of Object.entries(hidden)) {

@@ -19,6 +19,7 @@ import type {
   GenerateResponse,
   Part,
 } from '../../contracts/messages';
+import { loadProvider } from '../../on-demand';
 import { untilAborted } from '../../utils/abort';
 import type { ContextWindowSource } from '../context-windows';
 import type { ModelCatalogue } from '../model-info';
@@ -168,7 +169,8 @@ export class ProviderRouter implements ContentGenerator {
     if (!pending) {
       const { baseUrl, discovery, apiKey } = connection;
       // Loaded for local servers only: a cloud provider never asks.
-      pending = import('./context-discovery')
+      pending = loadProvider
+        .contextDiscovery()
         .then(({ discoverContextWindow }) =>
           discoverContextWindow(
             { baseUrl, model: resolved.model, discovery, ...(apiKey ? { apiKey } : {}) },
