@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTools, specOf } from '../src/tools/builtin/index';
 import { lazyBuiltinTools } from '../src/tools/builtin/declared';
+import { builtinTools, specOf } from '../src/tools/builtin/index';
 import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
 import { ToolRegistry, withoutFreeformTools } from '../src/tools/registry';
 
