@@ -80,13 +80,13 @@ export interface LoadedModules {
  */
 export function modulesAtFirstRequest(
   dir: string,
-  options: { files?: boolean } = {},
+  options: { files?: boolean; tag?: string } = {},
 ): {
   env: { NODE_OPTIONS: string };
   read(): LoadedModules;
   cleanup(): void;
 } {
-  const tag = options.files ? 'files' : 'builtins';
+  const tag = options.tag ?? (options.files ? 'files' : 'builtins');
   const report = join(dir, `modules-${tag}.json`);
   const loadedList = join(dir, `modules-${tag}-loaded.txt`);
   const hooks = join(dir, `record-modules-${tag}-hooks.mjs`);

@@ -1,12 +1,24 @@
 // The built kodo's start-up path (see docs/performance.md): plain loading of an ES module bundle,
 // with Node's own compile cache where Node has one (22.1+), kept in kodo's home.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modulesAtFirstRequest } from './helpers';
+
+/** The start-up bench's floor: a bare node:http request to the mock. */
+const floorClient = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  'bench',
+  'floor-client.mjs',
+);
 
 let workspace: string;
 let home: string;
@@ -53,13 +65,17 @@ describe('start-up (built kodo)', () => {
       // serves only what comes after the request (file tools, subprocesses, ending process
       // groups, crypto, worker threads, timing).
       const later = ['fs/promises', 'child_process', 'crypto', 'worker_threads', 'perf_hooks', 'zlib'];
-      // Newer Nodes load some of these themselves (Node 24: crypto, worker_threads): only what
-      // a bare `node` does not load counts.
-      const bare = JSON.parse(
-        execFileSync(process.execPath, ['-p', 'JSON.stringify(process.moduleLoadList)'], {
-          encoding: 'utf8',
-        }),
-      ) as string[];
+      // Newer Nodes load some of these themselves for an HTTP request (Node 24 and 26: crypto,
+      // worker_threads): only what the floor of the start-up bench (a bare node:http request)
+      // does not load counts.
+      const floor = modulesAtFirstRequest(home, { tag: 'floor' });
+      const floorRun = spawnSync(process.execPath, [floorClient], {
+        env: { PATH: process.env.PATH ?? '', FLOOR_BASE_URL: mock.url, ...floor.env },
+        encoding: 'utf8',
+      });
+      expect(floorRun.status, floorRun.stderr).toBe(0);
+      const bare = floor.read().builtins;
+      floor.cleanup();
       for (const name of [...later, 'timers/promises']) {
         if (bare.includes(`NativeModule ${name}`)) continue;
         expect(builtins.read().builtins, name).not.toContain(`NativeModule ${name}`);
