@@ -1,10 +1,11 @@
 // The built kodo's start-up path (see docs/performance.md): plain loading of an ES module bundle,
 // with Node's own compile cache where Node has one (22.1+), kept in kodo's home.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modulesAtFirstRequest } from './helpers';
@@ -69,11 +70,11 @@ describe('start-up (built kodo)', () => {
       // worker_threads): only what the floor of the start-up bench (a bare node:http request)
       // does not load counts.
       const floor = modulesAtFirstRequest(home, { tag: 'floor' });
-      const floorRun = spawnSync(process.execPath, [floorClient], {
+      // Asynchronous: the mock answering it runs in this process.
+      mock.setScript([{ chunks: geminiTextReply('floor') }]);
+      await promisify(execFile)(process.execPath, [floorClient], {
         env: { PATH: process.env.PATH ?? '', FLOOR_BASE_URL: mock.url, ...floor.env },
-        encoding: 'utf8',
       });
-      expect(floorRun.status, floorRun.stderr).toBe(0);
       const bare = floor.read().builtins;
       floor.cleanup();
       for (const name of [...later, 'timers/promises']) {
