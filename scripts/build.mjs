@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
+import { copyRuntimeAssets } from './package-assets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDist = join(root, 'packages/cli/dist');
@@ -133,6 +134,8 @@ await build({
   outdir: coreDist,
   packages: 'external',
 });
+// What the CLI loads by path at run time (the shell parser's WebAssembly) ships inside its package.
+await copyRuntimeAssets(cliDist);
 // Both bundles carry models.dev's data (the model catalogue): its licence ships beside them.
 for (const dist of [cliDist, coreDist]) {
   await cp(join(root, 'THIRD_PARTY_NOTICES.md'), join(dist, 'THIRD_PARTY_NOTICES.md'));

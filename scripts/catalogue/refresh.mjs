@@ -9,12 +9,13 @@
 //   node scripts/catalogue/refresh.mjs --source npm [--version 1.6.0]
 //   node scripts/catalogue/refresh.mjs --file api.json [--date 2026-11-20]   a saved api.json
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { catalogueModule } from './format.mjs';
+import { parseCatalogueLines, withRetained } from './retained.mjs';
 import { fromModelsDev, fromNpmSnapshot, MODELS_DEV_URL, NPM_PACKAGE, PROVIDERS } from './sources.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -79,10 +80,15 @@ async function main() {
   });
   if (!['auto', 'models.dev', 'npm'].includes(values.source))
     throw new Error(`unknown --source ${values.source}`);
-  const { records, updated, source } = await load(values);
-  if (records.length === 0) throw new Error('the source listed no Gemini, OpenAI or Anthropic models');
+  const { records: fresh, updated, source } = await load(values);
+  if (fresh.length === 0) throw new Error('the source listed no Gemini, OpenAI or Anthropic models');
+  // A refresh never forgets a model the vendors may still serve (retained.mjs).
+  const previous = existsSync(values.out) ? parseCatalogueLines(readFileSync(values.out, 'utf8')) : [];
+  const { records, kept } = withRetained(fresh, previous);
   writeFileSync(values.out, catalogueModule(records, { updated, source }));
-  process.stdout.write(`${records.length} models from ${source} (${updated}) → ${values.out}\n`);
+  process.stdout.write(`${fresh.length} models from ${source} (${updated}) → ${values.out}\n`);
+  if (kept.length > 0)
+    process.stdout.write(`kept ${kept.length} the source no longer lists: ${kept.join(', ')}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

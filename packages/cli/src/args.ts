@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { type ApprovalMode, type BudgetLimits, parseDuration, splitOutsideParens } from '@kodo/core/engine';
+import {
+  type ApprovalMode,
+  type BudgetLimits,
+  EFFORTS,
+  type Effort,
+  isEffort,
+  parseDuration,
+  splitOutsideParens,
+} from '@kodo/core/engine';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 export type InputFormat = 'text' | 'stream-json';
@@ -27,6 +35,8 @@ export interface CliArgs {
   commandArgs?: string[];
   /** `-r/--resume [latest|N|id]`; a bare flag means `latest`. */
   resume?: string;
+  /** `-w/--worktree [name]`: run in a new git worktree; `''` (a bare flag) = a generated name. */
+  worktree?: string;
   /** `--list-sessions`: print this project's sessions and exit. */
   listSessions?: boolean;
   /** `--delete-session N|id`. */
@@ -55,12 +65,25 @@ export interface CliArgs {
   allowedTools?: string[];
   /** `--help` after a subcommand (`kodo hooks --help`): that subcommand's usage. */
   commandHelp?: boolean;
+  /** `--effort off|low|medium|high|max`: how hard the model thinks; wins over every setting. */
+  effort?: Effort;
+  /** `--json-schema FILE`: the final answer as JSON matching this schema (headless json outputs). */
+  jsonSchema?: string;
 }
 
-/** A usage error: one line and a pointer to `kodo --help`, exit code 1. */
+/** A usage error: one line and a pointer to `kodo --help`, exit code 1 unless it says another. */
 export class ArgsError extends Error {
   override readonly name = 'ArgsError';
+  constructor(
+    message: string,
+    readonly exitCode?: number,
+  ) {
+    super(message);
+  }
 }
+
+/** Exit code of a flag value kodo does not know (`ExitCode.input`). */
+const BAD_INPUT_EXIT = 42;
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 const INPUT_FORMATS: readonly InputFormat[] = ['text', 'stream-json'];
@@ -71,9 +94,11 @@ const OPTIONS = {
   prompt: { type: 'string', short: 'p' },
   'prompt-interactive': { type: 'string', short: 'i' },
   model: { type: 'string', short: 'm' },
+  effort: { type: 'string' },
   yolo: { type: 'boolean', short: 'y' },
   'approval-mode': { type: 'string' },
   'output-format': { type: 'string', short: 'o' },
+  'json-schema': { type: 'string' },
   debug: { type: 'boolean', short: 'd' },
   'fake-responses': { type: 'string' },
   'fake-responses-non-strict': { type: 'string' },
@@ -83,6 +108,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
   resume: { type: 'string', short: 'r' },
+  worktree: { type: 'string', short: 'w' },
   'list-sessions': { type: 'boolean' },
   'delete-session': { type: 'string' },
   'session-id': { type: 'string' },
@@ -101,12 +127,18 @@ const OPTIONS = {
   'allowed-tools': { type: 'string', multiple: true },
 } as const;
 
+/** Every flag of the main command, long and short (for shell completion). */
+export function mainFlags(): { long: string; short?: string; takesValue: boolean }[] {
+  return Object.entries(OPTIONS).map(([name, option]) => ({
+    long: `--${name}`,
+    ...('short' in option ? { short: `-${option.short}` } : {}),
+    takesValue: option.type === 'string',
+  }));
+}
+
 /** Gemini CLI flags kodo does not have: named plainly rather than "unknown option". */
 const UNSUPPORTED_FLAGS: Readonly<Record<string, string>> = {
   '--screen-reader': '--screen-reader',
-  '--worktree': '--worktree (-w)',
-  '-w': '--worktree (-w)',
-  '--experimental-acp': '--experimental-acp (use --acp)',
   '--session-file': '--session-file',
   '--raw-output': '--raw-output',
   '--accept-raw-output-risk': '--accept-raw-output-risk',
@@ -142,11 +174,14 @@ const RAW_SUBCOMMANDS = new Set([
   'agents',
   'agent',
   'models',
+  'doctor',
+  'completion',
 ]);
 
 /**
- * `--resume` takes an optional value, which node's parser cannot express: a bare `--resume`/`-r`
- * (last, or followed by another flag) becomes `--resume=latest`.
+ * `--resume` and `--worktree` take an optional value, which node's parser cannot express: a bare
+ * `--resume`/`-r` (last, or followed by another flag) becomes `--resume=latest`, a bare
+ * `--worktree`/`-w` becomes `--worktree=` (a generated name).
  */
 function withResumeDefault(argv: string[]): string[] {
   const out: string[] = [];
@@ -158,7 +193,11 @@ function withResumeDefault(argv: string[]): string[] {
     }
     const next = argv[index + 1];
     const bare = next === undefined || (next.startsWith('-') && next !== '-');
-    out.push((arg === '--resume' || arg === '-r') && bare ? '--resume=latest' : arg);
+    if ((arg === '--resume' || arg === '-r') && bare) out.push('--resume=latest');
+    else if ((arg === '--worktree' || arg === '-w') && bare) out.push('--worktree=');
+    // Gemini CLI's older name for --acp, still used by editors' agent settings.
+    else if (arg === '--experimental-acp') out.push('--acp');
+    else out.push(arg);
   }
   return out;
 }
@@ -235,6 +274,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
       `Invalid value for --approval-mode: "${approvalMode}" (choices: ${CLI_APPROVAL_MODES.join(', ')})`,
     );
   }
+  const effort = values.effort;
+  if (effort !== undefined && !isEffort(effort)) {
+    throw new ArgsError(
+      `Invalid value for --effort: "${effort}" (choices: ${EFFORTS.join(', ')})`,
+      BAD_INPUT_EXIT,
+    );
+  }
   if (values.resume !== undefined && values['session-id'] !== undefined) {
     throw new ArgsError(
       'The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.',
@@ -247,6 +293,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     query,
     promptInteractive: values['prompt-interactive'],
     model: values.model,
+    ...(effort !== undefined ? { effort } : {}),
     approvalMode: approvalMode as ApprovalMode | undefined,
     outputFormat: outputFormat as OutputFormat | undefined,
     debug: values.debug ?? false,
@@ -262,11 +309,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
     command,
     ...(command ? { commandArgs: queryWords } : {}),
     ...(values.resume !== undefined ? { resume: values.resume } : {}),
+    ...(values.worktree !== undefined ? { worktree: values.worktree } : {}),
     ...(values['list-sessions'] ? { listSessions: true } : {}),
     ...(values['delete-session'] !== undefined ? { deleteSession: values['delete-session'] } : {}),
     ...(values['session-id'] !== undefined ? { sessionId: values['session-id'] } : {}),
     ...(values.sandbox ? { sandbox: true } : {}),
     ...(values['skip-trust'] ? { skipTrust: true } : {}),
+    ...(values['json-schema'] !== undefined ? { jsonSchema: values['json-schema'] } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
     ...listFlag('extensions', values.extensions),
     ...(values['list-extensions'] ? { listExtensions: true } : {}),

@@ -11,6 +11,10 @@ export const ExitCode = {
   untrusted: 55,
   /** A budget (--max-budget-usd, --max-tokens, --max-tool-calls, --max-time) ran out: kodo's own code. */
   budget: 45,
+  /** A dollar budget was given and the model has no known price: refused before anything is sent. */
+  unpricedBudget: 46,
+  /** `--json-schema`: the answer still did not match the schema after one retry: kodo's own code. */
+  structuredOutput: 47,
   cancelled: 130,
 } as const;
 
@@ -33,7 +37,7 @@ const MEANINGFUL: ReadonlySet<number> = new Set(Object.values(ExitCode));
  * CLI, kodo exits with the status itself, and a process exit code is one byte, so the shell sees
  * the status modulo 256 (400 → 144, 401 → 145, 429 → 173, 500 → 244, 503 → 247): scripts
  * written for Gemini CLI keep working. A status whose remainder is 0 (256, 512) or lands on one
- * of the codes above (41, 42, 44, 45, 52–55, 130: no real HTTP status does) would mean something
+ * of the codes above (41, 42, 44–46, 52–55, 130: no real HTTP status does) would mean something
  * unrelated, so it exits 1 instead, as does anything that is not a positive integer. See
  * docs/security.md ("Bad input and resources").
  */

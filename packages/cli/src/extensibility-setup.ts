@@ -69,6 +69,8 @@ export async function loadCliExtensibility(options: {
     throw error;
   }
   for (const warning of loaded.warnings) options.onWarning?.(warning);
+  // Shown on the first run that finds them (or at install), then only kept for `kodo doctor`.
+  for (const note of module.recordCompatNotes(env, loaded.notes)) options.onWarning?.(note);
   return {
     loaded,
     settings: mergeExtensionSettings(options.settings, loaded, options.onWarning),
@@ -157,6 +159,7 @@ export function subagentsFrom(agents: readonly AgentDefinition[]): SubagentDefin
         systemPrompt: agent.systemPrompt,
         ...(agent.tools ? { tools: agent.tools.filter((tool) => !denied.has(tool)) } : {}),
         ...(agent.model ? { model: agent.model } : {}),
+        ...(agent.effort ? { effort: agent.effort } : {}),
         maxTurns: agent.limits.maxTurns,
         timeoutMs: agent.limits.timeoutMinutes * 60_000,
         source: agent.source.path ?? 'built-in',

@@ -4,6 +4,7 @@ import {
   type ContentGenerator,
   type ContextWindowSource,
   catalogueWithOverrides,
+  type Effort,
   kodoHome,
   loadReplayGenerators,
   type ModelCatalogue,
@@ -35,6 +36,9 @@ export interface GeneratorChoice {
   timeouts?: TransportTimeouts | undefined;
   /** `model.temperature`, `model.topP`, … (profiles add their own). */
   sampling?: SamplingSettings | undefined;
+  /** `model.effort` (a profile's own wins) and `--effort` (wins over all). */
+  effort?: Effort | undefined;
+  effortOverride?: Effort | undefined;
   /** A local model's context is too small, or its server cut the prompt (said once each). */
   onWarning?: (message: string) => void;
 }
@@ -132,6 +136,8 @@ function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; m
       env: choice.env,
       timeouts: choice.timeouts,
       sampling: choice.sampling,
+      effort: choice.effort,
+      effortOverride: choice.effortOverride,
     });
     const { connection, spec } = resolver.resolve(choice.model);
     if (connection.missingKey)

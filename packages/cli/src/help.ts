@@ -23,6 +23,11 @@ Commands:
   kodo models [provider] [--json]
                               What kodo knows about models: windows, output limits,
                               prices, capabilities, and what settings override
+  kodo doctor [--json]        What kodo found on this machine: the files of Gemini CLI,
+                              Claude Code and Codex it honours, maps or ignores, and
+                              whether the sandbox, shell parser, ripgrep and PTY work
+  kodo completion bash|zsh|fish
+                              A shell completion script
 
 Options:
   -p, --prompt <text>         Run this prompt headless (non-interactive) and exit
@@ -36,6 +41,9 @@ Options:
                               model.name in settings, or gemini-2.5-pro.
                               Providers: gemini, openai, anthropic, ollama,
                               openrouter, and settings "providers" profiles
+      --effort <level>        How hard the model thinks: off | low | medium |
+                              high | max (default: what the vendor's own agent
+                              uses; model.effort in settings; /effort in the UI)
   -y, --yolo                  Approve every tool call (same as --approval-mode=yolo)
       --approval-mode <mode>  default | auto_edit | yolo | plan (read-only; plans
                               may be saved as Markdown)
@@ -43,6 +51,8 @@ Options:
                               ~/.kodo/policies and ~/.gemini/policies; repeatable
       --admin-policy <path>   Admin-tier policy file or directory; repeatable
   -o, --output-format <fmt>   text | json | stream-json (default: text)
+      --json-schema <file>    With -o json/stream-json: the final answer as JSON
+                              matching this JSON Schema (structured_output)
       --input-format <fmt>    text | stream-json: user messages as JSON lines on
                               stdin, answered in turn until EOF (docs/events.md)
       --acp                   Run as an Agent Client Protocol agent on stdio, for
@@ -57,6 +67,9 @@ Options:
                               those the other tools saved) and exit
       --delete-session <s>    Delete a recorded session (number or id) and exit
       --session-id <id>       Start a new session with this id (A-Z a-z 0-9 _ -)
+  -w, --worktree [name]       Work in a new git worktree and branch of the project
+                              (.kodo/worktrees/<name>, worktree-<name>); removed
+                              at exit when unchanged, else kept (docs/habits.md)
   -s, --sandbox               Run shell commands in the sandbox (bubblewrap on
                               Linux, sandbox-exec on macOS) or fail; on Linux it
                               is on by default when bwrap works (tools.sandbox)
@@ -71,7 +84,8 @@ Options:
                               extensions)
   -l, --list-extensions       List the installed extensions and exit
       --max-budget-usd <n>    Stop once the session has cost this many US dollars
-                              (priced with kodo's model catalogue; kodo models)
+                              (priced with kodo's model catalogue; kodo models;
+                              a model without a price is refused, exit 46)
       --max-tokens <n>        Stop once the session has used this many tokens
       --max-tool-calls <n>    Run at most this many tool calls
       --max-time <duration>   Stop after this long (seconds, or 90s, 15m, 2h)
@@ -110,6 +124,7 @@ Environment:
                                     asking
 
 Exit codes: 0 ok, 1 error, 41 auth, 42 input, 44 sandbox, 45 budget reached,
+46 dollar budget for an unpriced model, 47 answer not matching --json-schema,
 52 config, 53 turn limit, 55 untrusted folder (headless), 130 cancelled.
 `;
 

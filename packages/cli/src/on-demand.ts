@@ -16,7 +16,10 @@ export const onDemand = {
   agentsCommand: () => import('./commands/agents'),
   modelsCommand: () => import('./commands/models'),
   hooksCommand: () => import('./commands/hooks'),
+  doctorCommand: () => import('./commands/doctor'),
+  completionCommand: () => import('./commands/completion'),
   sessions: () => import('./sessions'),
+  worktree: () => import('./worktree'),
   trustPrompt: () => import('./trust-prompt'),
   // Within a mode: the terminal UI's React tree, headless output formats and input, MCP
   // resources in a prompt, and the memory-saving mode of long sessions.
@@ -25,5 +28,6 @@ export const onDemand = {
   jsonOutput: () => import('./headless/json'),
   streamJsonOutput: () => import('./headless/stream-json'),
   mcpInput: () => import('./headless/mcp-input'),
+  structuredOutput: () => import('./headless/structured-output'),
   memoryMode: () => import('./memory-mode'),
 };

@@ -23,7 +23,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   } catch (error) {
     if (!(error instanceof ArgsError)) throw error;
     process.stderr.write(`[ERROR] ${error.message} (see kodo --help)\n`);
-    return ExitCode.error;
+    return error.exitCode ?? ExitCode.error;
   }
   if (args.commandHelp) {
     process.stdout.write(identity.commandHelp?.(argv) ?? identity.helpText);
@@ -94,6 +94,24 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
       stderr: process.stderr,
     });
   }
+  if (args.command === 'doctor') {
+    const { runDoctorCommand } = await onDemand.doctorCommand();
+    return runDoctorCommand({
+      args: args.commandArgs ?? [],
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
+  if (args.command === 'completion') {
+    const { runCompletionCommand } = await onDemand.completionCommand();
+    return runCompletionCommand({
+      args: args.commandArgs ?? [],
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  }
   if (args.listExtensions) {
     const { listExtensionsBrief } = await onDemand.extensionsCommand();
     return listExtensionsBrief({ cwd: process.cwd(), env: process.env, stdout: process.stdout });
@@ -117,6 +135,37 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     return deleteSessionCommand(args.deleteSession!, place, streams);
   }
 
+  if (args.worktree !== undefined) return runInWorktree(args, identity);
+  return runSession(args, identity);
+}
+
+/**
+ * `-w/--worktree`: the session runs in a new git worktree (worktree.ts); at exit an unchanged one
+ * is removed and a changed one named.
+ */
+async function runInWorktree(args: CliArgs, identity: CliIdentity): Promise<number> {
+  const { enterWorktree, leaveWorktree, WorktreeError, worktreeOutcomeLine } = await onDemand.worktree();
+  let worktree: Awaited<ReturnType<typeof enterWorktree>>;
+  try {
+    worktree = await enterWorktree({ cwd: process.cwd(), name: args.worktree ?? '', env: process.env });
+  } catch (error) {
+    if (!(error instanceof WorktreeError)) throw error;
+    process.stderr.write(`[ERROR] ${error.message}\n`);
+    return ExitCode.input;
+  }
+  process.stderr.write(`[INFO] Working in the worktree ${worktree.path} (branch ${worktree.branch}).\n`);
+  const started = process.cwd();
+  process.chdir(worktree.cwd);
+  try {
+    return await runSession(args, identity);
+  } finally {
+    process.chdir(started);
+    const outcome = await leaveWorktree(worktree, process.env);
+    process.stderr.write(`[INFO] ${worktreeOutcomeLine(outcome)}\n`);
+  }
+}
+
+async function runSession(args: CliArgs, identity: CliIdentity): Promise<number> {
   const cwd = process.cwd();
   // An ACP agent is headless: its person is behind the editor, which asks through the protocol.
   const interactive = !args.acp && isInteractive(args);
@@ -149,6 +198,12 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   // Settings values that were wrong and left out: once per run, before anything else is said.
   for (const problem of loaded.problems ?? []) process.stderr.write(`[WARNING] ${problem} (ignored)\n`);
 
+  if (args.jsonSchema !== undefined && (interactive || args.acp)) {
+    process.stderr.write(
+      '[ERROR] --json-schema needs a headless run (-p) with -o json or -o stream-json (see kodo --help)\n',
+    );
+    return ExitCode.error;
+  }
   if (args.acp) {
     // The protocol library loads only here: `kodo -p` never pays for it.
     const { runAcp } = await onDemand.acp();

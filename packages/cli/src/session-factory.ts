@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import {
   ApprovalModeError,
+  type Approvals,
   type CommandSandbox,
-  type ConfirmHandler,
   cleanupInterruptedWrites,
   createTelemetry,
   type ExternalTerminals,
@@ -23,7 +23,6 @@ import {
   PolicyLoadError,
   ProjectMemory,
   type PseudoTerminal,
-  priceOf,
   projectTempDir,
   type ResolvedConfig,
   resolveConfig,
@@ -38,6 +37,7 @@ import {
   type TextFileAccess,
   type ToolContext,
   ToolRegistry,
+  unpricedModelRefusal,
   Workspace,
 } from '@kodo/core/engine';
 import type { CliArgs } from './args';
@@ -58,8 +58,11 @@ export interface CliSessionSetup {
   cwd: string;
   env: NodeJS.ProcessEnv;
   sessionId: string;
-  /** The interactive UI's approval dialog; headless passes none. */
-  confirm?: ConfirmHandler;
+  /**
+   * Who answers approval questions, stated by the front end: the UI's dialog, the editor's
+   * permission request (ACP), an MCP client's elicitation, or nobody (headless).
+   */
+  approvals: Approvals;
   /**
    * `false`: custom slash commands are not loaded (a headless run whose prompt is not one).
    * Default true.
@@ -162,6 +165,8 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
       providers: config.providers,
       timeouts: modelTimeouts(settings),
       sampling: config.sampling,
+      effort: config.effort,
+      effortOverride: config.effortOverride,
       onWarning: setup.onWarning ?? ((message) => process.stderr.write(`[WARNING] ${message}\n`)),
     }));
   // `provider:model` with the provider's default filled in; the router reads it on every request.
@@ -212,19 +217,26 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     cwd,
     roots,
     env,
-    interactive: setup.confirm !== undefined,
+    interactive: setup.approvals.interactive,
   });
   const log = await sessionLog(setup, tempDir);
   const warn =
     setup.onWarning ??
-    (setup.confirm ? undefined : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
+    (setup.approvals.interactive
+      ? undefined
+      : (message: string) => process.stderr.write(`[WARNING] ${message}\n`));
   const budgets = config.budgets;
-  if (budgets.maxCostUsd !== undefined && priceOf(model, generator.models) === undefined) {
-    warn?.(`The price of ${model} is not known, so --max-budget-usd cannot limit its cost.`);
+  if (budgets.maxCostUsd !== undefined) {
+    // Refused before anything is sent: an unpriced model would cost the budget nothing. The
+    // session checks again before each request (a /model switch, a subagent's own model).
+    for (const candidate of [model, config.session.fallbackModel]) {
+      const refusal = candidate === undefined ? undefined : unpricedModelRefusal(candidate, generator.models);
+      if (refusal) throw new FatalError(refusal, ExitCode.unpricedBudget);
+    }
   }
   const telemetry = await telemetryFor(config.telemetry, {
     sessionId,
-    interactive: setup.confirm !== undefined,
+    interactive: setup.approvals.interactive,
   });
   const { outputThresholdChars, ...sessionOptions } = config.session;
   // Filled in once the servers are started (they need the session); read at each request.
@@ -256,7 +268,7 @@ export async function createCliSession(setup: CliSessionSetup): Promise<CliSessi
     policy,
     ...sessionOptions,
     outputLimit: { thresholdChars: outputThresholdChars, spillDir: tempDir },
-    ...(setup.confirm ? { confirm: setup.confirm } : {}),
+    ...(setup.approvals.interactive ? { confirm: setup.approvals.confirm } : {}),
     ...safety,
     ...(await hookOption(
       {

@@ -10,19 +10,21 @@ export {
   BudgetTracker,
   type BudgetUsage,
   parseDuration,
+  unpricedModelRefusal,
 } from './agent/budgets';
 export { type ApiCallObserver, Chat, type ChatStreamEvent, classifyStream } from './agent/chat';
 export type { LoopOutcome, LoopOutcomeKind } from './agent/loop';
 export { DEFAULT_RETRY_POLICY, isRetryableError, type RetryPolicy } from './agent/retry';
 export { BUILTIN_SUBAGENTS, type SubagentDefinition, type SubagentLimits } from './agent/subagents';
 export type { ModelFailure } from './agent/turn';
+export { qualifiedCommandName } from './commands/definition';
 export {
   DEFAULT_EXCLUDED_ENV_VARS,
   type EnvFileResult,
   loadEnvFile,
   UNTRUSTED_ENV_ALLOWLIST,
 } from './config/env-file';
-export { geminiHome, kodoHome } from './config/paths';
+export { geminiHome, kodoHome, userHome } from './config/paths';
 export { projectId, projectTempDir } from './config/project';
 export {
   type LoadedSettings,
@@ -34,6 +36,12 @@ export {
 export type { ToolsSettings } from './config/settings-types';
 export { ChatCompressor, type CompressionResult } from './context/compression';
 export { DEFAULT_CONTEXT_FILE_NAMES, findProjectRoot, ProjectMemory } from './context/memory-files';
+export {
+  MEMORY_PROPOSAL_PROMPT,
+  MemoryInbox,
+  type ProposedMemory,
+  proposeMemories,
+} from './context/memory-inbox';
 export type { ContentGenerator, GeneratorMethod } from './contracts/content-generator';
 export {
   ApiError,
@@ -84,6 +92,7 @@ export {
 export { catalogueEntries } from './llm/catalogue';
 export { CATALOGUE_SOURCE, CATALOGUE_UPDATED } from './llm/catalogue.generated';
 export type { ContextWindowSource } from './llm/context-windows';
+export { EFFORTS, type Effort, isEffort } from './llm/effort';
 // The replay, recording and debug-log generators load with `loadReplayGenerators()`.
 export type { FakeContentGenerator, RecordedCall } from './llm/fake';
 export {
@@ -131,11 +140,13 @@ export type {
 // Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
 export {
   type Checkpointing,
+  type DoctorModule,
   type ExtensionsModule,
   type ExtensionsStartupModule,
   type ForeignSessions,
   type HookSystemModule,
   loadCheckpointing,
+  loadDoctorModule,
   loadExtensionsModule,
   loadExtensionsStartupModule,
   loadForeignSessions,
@@ -223,6 +234,7 @@ export {
 } from './scheduler/policy/sources';
 export type { ConfirmationResponse } from './scheduler/scheduler';
 export {
+  type Approvals,
   type CompletedToolCall,
   type ConfirmationOutcome,
   type ConfirmationRequest,
@@ -238,6 +250,7 @@ export {
   decideApprovalMode,
 } from './session/approval-mode-gate';
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
+export type { ContextBreakdown, ContextSource } from './session/context-breakdown';
 export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
 export type { ForeignOrigin, ForeignSessionSummary, SkippedSession } from './session/foreign/types';
 export { repairHistory } from './session/history-repair';
@@ -257,11 +270,10 @@ export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/declared';
 export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
-export type { ExistingText } from './tools/file-text';
+export { detectLineEnding, type ExistingText, textWithLineEndings } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';
-export { AnsiStripper } from './tools/shell/ansi';
 export { closeLaunchFds, type Launch } from './tools/shell/launch';
 export { groupMembers, terminateGroup } from './tools/shell/process-group';
 export type { PseudoTerminal, PseudoTerminalRun } from './tools/shell/pseudo-terminal';
@@ -297,3 +309,4 @@ export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
 export { splitOutsideParens } from './utils/split-list';
+export { AnsiStripper, stripEscapeSequences, stripTerminalControls } from './utils/terminal-text';

@@ -64,6 +64,12 @@ export function loadForeignSessions(): Promise<ForeignSessions> {
   return import('./session/foreign/foreign-sessions');
 }
 
+/** `kodo doctor`'s checks, loaded only by that command. */
+export type DoctorModule = typeof import('./doctor/checks');
+export function loadDoctorModule(): Promise<DoctorModule> {
+  return import('./doctor/checks');
+}
+
 /** Smaller parts, each loaded by the one feature that needs it. */
 export const loadPart = {
   /** OpenTelemetry export: only when telemetry is on. */
@@ -76,4 +82,8 @@ export const loadPart = {
   sessionResume: () => import('./session/resume'),
   /** An MCP server's OAuth sign-in: only when a server asks for it. */
   mcpOAuth: () => import('./mcp/oauth-flow'),
+  /** Proxy agents for node:http(s) clients: only when a proxy variable is set. */
+  proxyAgents: () => import('./net/proxy-agents'),
+  /** Node's fetch routed through a proxy (undici): only when a proxy variable is set. */
+  proxyDispatcher: () => import('./net/proxy-dispatcher'),
 };

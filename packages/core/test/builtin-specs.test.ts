@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { jsonSchemaTools } from '../src/llm/providers/freeform';
 import { lazyBuiltinTools } from '../src/tools/builtin/declared';
 import { builtinTools, specOf } from '../src/tools/builtin/index';
 import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
-import { ToolRegistry, withoutFreeformTools } from '../src/tools/registry';
+import { ToolRegistry } from '../src/tools/registry';
 
 describe('generated built-in tool specs', () => {
   it('match the tools’ zod definitions (run `npm run build` if this fails)', () => {
@@ -17,9 +18,9 @@ describe('generated built-in tool specs', () => {
     expect(declared).toEqual((await registry.load('apply_patch'))?.declaration());
   });
 
-  it('withoutFreeformTools leaves out only the freeform ones', () => {
+  it('wires without grammar tools leave out only the freeform ones', () => {
     const all = new ToolRegistry(lazyBuiltinTools()).declarations();
-    const kept = withoutFreeformTools(all).map((d) => d.name);
+    const kept = jsonSchemaTools(all).map((d) => d.name);
     expect(kept).toEqual(all.map((d) => d.name).filter((name) => name !== 'apply_patch'));
   });
 

@@ -10,7 +10,8 @@
  * `/v1`, as `OPENAI_BASE_URL` does.
  */
 
-import type { WireObject } from './scripted-server';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { MockAnswer, WireObject } from './scripted-server';
 import {
   argumentFragments,
   type MockRequest,
@@ -44,11 +45,27 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   503: 'The engine is currently overloaded, please try again later.',
 };
 
-function errorBody(fault: MockStatusFault, message: string): string {
+/** OpenAI's error envelope for a status fault (Chat Completions and the Responses API alike). */
+export function openAIErrorBody(fault: MockStatusFault, message: string): string {
   const [type, code] = ERROR_TYPES[fault.status] ?? ['server_error', null];
   const error = { message, type: fault.errorType ?? type, param: null, code: fault.code ?? code };
   return JSON.stringify({ error }, null, 2);
 }
+
+/** The key check of both OpenAI endpoints: `Authorization: Bearer <key>`, refused as the API does. */
+export function openAIKeyCheck(apiKey: string | undefined) {
+  return (headers: IncomingHttpHeaders): MockAnswer | undefined => {
+    if (apiKey === undefined) return undefined;
+    const auth = headers.authorization;
+    if (auth === `Bearer ${apiKey}`) return undefined;
+    const message = auth
+      ? 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.'
+      : "You didn't provide an API key.";
+    return { status: 401, body: openAIErrorBody({ fault: 'status', status: 401 }, message) };
+  };
+}
+
+export const OPENAI_DEFAULT_MESSAGES = DEFAULT_MESSAGES;
 
 export function startOpenAIMock(options: OpenAIMockOptions = {}): Promise<OpenAIMock> {
   return startScriptedMock(
@@ -56,16 +73,8 @@ export function startOpenAIMock(options: OpenAIMockOptions = {}): Promise<OpenAI
       name: 'openai-mock',
       urlSuffix: '/v1',
       isEndpoint: (path) => path === '/v1/chat/completions',
-      checkHeaders(headers) {
-        if (options.apiKey === undefined) return undefined;
-        const auth = headers.authorization;
-        if (auth === `Bearer ${options.apiKey}`) return undefined;
-        const message = auth
-          ? 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.'
-          : "You didn't provide an API key.";
-        return { status: 401, body: errorBody({ fault: 'status', status: 401 }, message) };
-      },
-      errorBody,
+      checkHeaders: openAIKeyCheck(options.apiKey),
+      errorBody: openAIErrorBody,
       defaultMessages: DEFAULT_MESSAGES,
       frame: (chunk) => `data: ${JSON.stringify(chunk)}\n\n`,
       terminator: 'data: [DONE]\n\n',

@@ -43,7 +43,10 @@ export class KodoTmux {
   }
 
   /** Starts `kodo args…` in the workspace (one per test: a second start replaces the first). */
-  start(args: string[], options: { env?: Record<string, string> } = {}): TmuxSession {
+  start(
+    args: string[],
+    options: { env?: Record<string, string>; recordOutputTo?: string } = {},
+  ): TmuxSession {
     this.session?.kill();
     const quoted = args.map(shellQuote).join(' ');
     this.session = new TmuxSession({
@@ -53,6 +56,8 @@ export class KodoTmux {
       columns: 100,
       rows: 30,
     });
+    // Node takes tens of milliseconds to start, so the pipe is in place before kodo's first byte.
+    if (options.recordOutputTo) this.session.recordOutput(options.recordOutputTo);
     return this.session;
   }
 

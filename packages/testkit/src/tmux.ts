@@ -61,6 +61,19 @@ export class TmuxSession {
     return this.tmux(['capture-pane', '-p', '-t', this.name]);
   }
 
+  /** The whole pane: its scrollback history followed by the visible screen. */
+  captureHistory(): string {
+    return this.tmux(['capture-pane', '-p', '-S', '-', '-t', this.name]);
+  }
+
+  /**
+   * Appends every byte the program writes to the terminal from now on to `file` (tmux
+   * pipe-pane), so a test can check the escape sequences themselves, not only the screen.
+   */
+  recordOutput(file: string): void {
+    this.tmux(['pipe-pane', '-o', '-t', this.name, `cat >> ${shellQuote(file)}`]);
+  }
+
   /** Polls the screen until `match` is found; throws with the last screen after `timeoutMs`. */
   async waitFor(match: string | RegExp, timeoutMs = 10_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;

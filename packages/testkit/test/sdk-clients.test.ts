@@ -20,9 +20,11 @@ import {
   openaiCompletion,
   openaiTextReply,
   openaiToolCallsReply,
+  responsesReply,
   startAnthropicMock,
   startGeminiMock,
   startOpenAIMock,
+  startOpenAIResponsesMock,
 } from '../src/index';
 
 const KEY = 'sk-mock-key';
@@ -188,6 +190,67 @@ describe('openai against the OpenAI mock', () => {
     );
     expect(streamed).toBeInstanceOf(OpenAI.APIError);
     expect(streamed.message).toContain('boom');
+  });
+});
+
+describe('openai against the Responses API mock', () => {
+  async function setUp() {
+    const mock = await startOpenAIResponsesMock({ apiKey: KEY });
+    closers.push(() => mock.close());
+    const client = new OpenAI({ apiKey: KEY, baseURL: mock.url, maxRetries: 0 });
+    return { mock, client };
+  }
+
+  it('assembles reasoning with encrypted content, text, function and custom tool calls', async () => {
+    const { mock, client } = await setUp();
+    mock.push({
+      chunks: responsesReply({
+        reasoning: { summary: ['**Plan**', 'Then edit.'], encrypted: 'ENC' },
+        text: ['Hel', 'lo'],
+        calls: [{ name: 'read_file', args: { file_path: 'a.txt' }, id: 'call_1' }],
+        customCalls: [
+          {
+            name: 'apply_patch',
+            input: '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n',
+            id: 'call_2',
+          },
+        ],
+      }),
+    });
+    const stream = client.responses.stream({
+      model: 'gpt-test',
+      input: 'hi',
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      reasoning: { effort: 'medium', summary: 'auto' },
+    });
+    const deltas: string[] = [];
+    stream.on('response.reasoning_summary_text.delta', (event) => deltas.push(event.delta));
+    const response = await stream.finalResponse();
+    expect(deltas).toEqual(['**Plan**', 'Then edit.']);
+    expect(response.output_text).toBe('Hello');
+    expect(response.output.map((item) => item.type)).toEqual([
+      'reasoning',
+      'message',
+      'function_call',
+      'custom_tool_call',
+    ]);
+    expect(response.output[0]).toMatchObject({
+      encrypted_content: 'ENC',
+      summary: [{ text: '**Plan**' }, { text: 'Then edit.' }],
+    });
+    expect(response.output[2]).toMatchObject({ call_id: 'call_1', arguments: '{"file_path":"a.txt"}' });
+    expect(response.output[3]).toMatchObject({ call_id: 'call_2', name: 'apply_patch' });
+    expect(response.usage?.total_tokens).toBe(17);
+    expect(mock.requests[0]!.path).toBe('/v1/responses');
+  });
+
+  it('surfaces HTTP errors with their status', async () => {
+    const { mock, client } = await setUp();
+    mock.push({ fault: 'status', status: 400, message: 'Unsupported value: reasoning.effort' });
+    const error = await failure(client.responses.create({ model: 'gpt-test', input: 'hi', stream: true }));
+    expect(error).toMatchObject({ status: 400 });
+    expect(error.message).toContain('reasoning.effort');
   });
 });
 

@@ -260,7 +260,6 @@ export class AcpAgent {
         throw acp.RequestError.invalidParams(undefined, (error as Error).message);
       }
     }
-    const modeBefore = session.getApprovalMode();
     try {
       return await runPromptTurn(
         {
@@ -276,16 +275,16 @@ export class AcpAgent {
         signal,
       );
     } finally {
-      await this.afterTurn(params.sessionId, open, client, { text, modeBefore });
+      await this.afterTurn(params.sessionId, open, client, { text });
     }
   }
 
-  /** What a turn may have changed: the title (the first prompt), the activity time, the mode (plan mode tools). */
+  /** What a turn changed: the title (the first prompt) and the activity time. (Mode changes are events.) */
   private async afterTurn(
     sessionId: string,
     open: OpenSession,
     client: acp.AgentContext,
-    turn: { text: string; modeBefore: string },
+    turn: { text: string },
   ): Promise<void> {
     const notify = (update: acp.SessionUpdate) =>
       client.notify('session/update', { sessionId, update }).catch(() => undefined);
@@ -293,9 +292,6 @@ export class AcpAgent {
     const title = open.title === undefined ? titleOf(turn.text) : undefined;
     await notify(sessionInfoUpdate(title, new Date()));
     if (title) open.title = title;
-    if (open.cli.session.getApprovalMode() !== turn.modeBefore) {
-      for (const update of stateUpdates(open.cli.session)) await notify(update);
-    }
   }
 
   /** `session/cancel`: stops the model and the running tools (their process groups); the prompt answers `cancelled`. */
@@ -307,9 +303,8 @@ export class AcpAgent {
     params: acp.SetSessionModeRequest,
     client: acp.AgentContext,
   ): Promise<acp.SetSessionModeResponse> {
-    const { session } = this.session(params.sessionId).cli;
-    applyMode(session, params.modeId);
-    await this.notifyState(params.sessionId, session, client);
+    // The client hears the new mode through the session's approval_mode_changed event (open()).
+    applyMode(this.session(params.sessionId).cli.session, params.modeId);
     return {};
   }
 
@@ -319,17 +314,7 @@ export class AcpAgent {
   ): Promise<acp.SetSessionConfigOptionResponse> {
     const { session } = this.session(params.sessionId).cli;
     applyConfigOption(session, params);
-    if (params.configId === 'mode') await this.notifyState(params.sessionId, session, client);
     return { configOptions: configOptions(session) };
-  }
-
-  /** The mode and options as they are now, to a client that may track either. */
-  private async notifyState(
-    sessionId: string,
-    session: CliSession['session'],
-    client: acp.AgentContext,
-  ): Promise<void> {
-    for (const update of stateUpdates(session)) await client.notify('session/update', { sessionId, update });
   }
 
   /** Ends every session: SessionEnd hooks, MCP servers, background commands. */
@@ -377,7 +362,10 @@ export class AcpAgent {
         cwd,
         env: this.env,
         sessionId,
-        confirm: editorConfirmHandler(() => ({ sessionId, client, tools: cli!.tools, cwd, calls })),
+        approvals: {
+          interactive: true,
+          confirm: editorConfirmHandler(() => ({ sessionId, client, tools: cli!.tools, cwd, calls })),
+        },
         ...(request.resume ? { resume: request.resume } : {}),
         mcpDiscovery: 'wait',
         onWarning: (message) => log(`[WARNING] ${message}`),
@@ -391,6 +379,14 @@ export class AcpAgent {
     }
     const open: OpenSession = { cli, cwd, calls, ...(terminals ? { terminals } : {}) };
     this.sessions.set(sessionId, open);
+    // Whoever switches the mode (the client, the plan tools, a key on another front end), the
+    // client hears the mode and options as they are now: no polling around turns.
+    const session = cli.session;
+    session.subscribe((change) => {
+      if (change.type !== 'approval_mode_changed') return;
+      for (const update of stateUpdates(session))
+        void client.notify('session/update', { sessionId, update }).catch(() => undefined);
+    });
     return open;
   }
 

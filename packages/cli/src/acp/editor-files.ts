@@ -6,7 +6,13 @@
  * the file's line endings are kept.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { isInside, kindOf, type TextFileAccess } from '@kodo/core/engine';
+import {
+  detectLineEnding,
+  isInside,
+  kindOf,
+  type TextFileAccess,
+  textWithLineEndings,
+} from '@kodo/core/engine';
 
 const NOT_FOUND = /resource not found|enoent|does not exist|no such file|not found/i;
 
@@ -41,12 +47,12 @@ export function editorTextFiles(options: {
         text: content.replace(/\r\n/g, '\n'),
         raw: content,
         encoding: 'utf8',
-        lineEnding: content.includes('\r\n') ? 'crlf' : 'lf',
+        lineEnding: detectLineEnding(content),
         binary: false,
       };
     },
     async write(abs, text, format) {
-      const content = format.lineEnding === 'crlf' ? text.replace(/\r?\n/g, '\r\n') : text;
+      const content = textWithLineEndings(text, format);
       await client.request('fs/write_text_file', { sessionId, path: abs, content });
     },
   };

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { loadExtensionsModule } from '@kodo/core/engine';
 import { heldBackLine, settingsForFolder } from '../trust-gate';
+import { asksForHelp } from './asks-for-help';
 
 export interface AgentsCommandContext {
   args: string[];
@@ -22,6 +23,10 @@ const USAGE = `Usage: kodo agents <command>
  * acknowledge them without the interactive UI, e.g. in CI after reviewing the checkout.
  */
 export async function runAgentsCommand(context: AgentsCommandContext): Promise<number> {
+  if (asksForHelp(context.args)) {
+    context.stdout.write(USAGE);
+    return 0;
+  }
   const [sub, ...names] = context.args;
   const out = (text: string) => context.stdout.write(`${text}\n`);
   const place = { cwd: context.cwd, env: context.env };

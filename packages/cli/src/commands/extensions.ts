@@ -6,6 +6,7 @@ import {
   type ExtensionsModule,
   loadExtensionsModule,
 } from '@kodo/core/engine';
+import { asksForHelp } from './asks-for-help';
 import { askOnTerminal, readAllInput } from './setting-prompt';
 
 export interface ExtensionsCommandContext {
@@ -39,6 +40,10 @@ const USAGE = `Usage: kodo extensions <command>
 
 /** `kodo extensions …` (alias `extension`): manages installed extensions; see docs/extending.md. */
 export async function runExtensionsCommand(context: ExtensionsCommandContext): Promise<number> {
+  if (asksForHelp(context.args)) {
+    context.stdout.write(USAGE);
+    return 0;
+  }
   const [sub, ...rest] = context.args;
   const flags = parseFlags(rest);
   if (!flags.ok) return usage(context, flags.message);
@@ -66,6 +71,14 @@ export async function runExtensionsCommand(context: ExtensionsCommandContext): P
         out(
           `Extension "${extension.name}" ${sub === 'link' ? 'linked' : 'installed'} successfully and enabled.`,
         );
+        const notes = extension.notes;
+        if (notes.length > 0) {
+          // Said once, here; runs stay quiet about them (kept in compat-notes.json for `kodo doctor`).
+          module.recordCompatNotes(context.env, notes);
+          err(
+            `What kodo cannot give this plugin (noted in ${module.compatNotesFile(context.env)}):\n${notes.map((note) => `  * ${note}`).join('\n')}`,
+          );
+        }
         if (extension.missingSettings.length > 0) {
           const why = asks ? '' : context.interactive ? ' (--skip-settings)' : ' (no terminal to ask on)';
           err(

@@ -139,7 +139,11 @@ export function toCallResult(
   const { response } = completed;
   if (response.status !== 'success') {
     let message = response.error?.message ?? (response.resultDisplay || `${response.name} did not run.`);
-    const refused = response.error?.type === 'policy_violation' || /requires user confirmation/.test(message);
+    // Refused for want of approval: by the policy, at the approval step, or hidden from this mode
+    // (answered to a model as an undeclared tool, but this caller named a tool it was offered).
+    const refused =
+      response.error?.type === 'policy_violation' ||
+      /requires user confirmation|is not allowed in this mode/.test(message);
     if (refused && !options.approvalChannel) {
       message += ` kodo mcp serve cannot ask anyone for approval (the MCP client does not support elicitation), so what the policy would ask about is refused. Allow it with a policy file (kodo mcp serve --tools builtin --policy <file>) or an approval mode (--approval-mode auto_edit|yolo).`;
     }

@@ -296,7 +296,7 @@ export async function openServeSession(setup: {
       cwd,
       env: context.env,
       sessionId: newSessionId(),
-      ...(confirm ? { confirm } : {}),
+      approvals: confirm ? { interactive: true, confirm } : { interactive: false },
       mcpDiscovery: 'wait',
       ...(setup.generator ? { generator: setup.generator } : {}),
       onWarning: warn,

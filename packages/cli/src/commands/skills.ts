@@ -2,6 +2,7 @@ import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
 import { skillSettings } from '../extensibility-setup';
 import { heldBackLine, settingsForFolder } from '../trust-gate';
 import { KODO_BUILD_KEY } from '../version';
+import { asksForHelp } from './asks-for-help';
 import { type EditScope, setSkillDisabled } from './settings-edit';
 
 export interface SkillsCommandContext {
@@ -21,6 +22,10 @@ const USAGE = `Usage: kodo skills <command>
 
 /** `kodo skills …` (alias `skill`): lists skills and writes `skills.disabled`; see docs/extending.md. */
 export async function runSkillsCommand(context: SkillsCommandContext): Promise<number> {
+  if (asksForHelp(context.args)) {
+    context.stdout.write(USAGE);
+    return 0;
+  }
   const [sub, ...rest] = context.args;
   const scopeIndex = rest.findIndex(
     (word) => word === '--scope' || word === '-s' || word.startsWith('--scope='),

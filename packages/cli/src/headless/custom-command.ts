@@ -7,7 +7,7 @@ import type {
   Session,
   TemplateServices,
 } from '@kodo/core/engine';
-import { loadExtensionsModule } from '@kodo/core/engine';
+import { loadExtensionsModule, qualifiedCommandName } from '@kodo/core/engine';
 import { ExitCode, FatalError } from '../exit-codes';
 import { userToolServices } from '../user-tool-calls';
 
@@ -63,7 +63,9 @@ export async function expandHeadlessCommand(
 function findCommand(commands: readonly CustomCommand[], name: string): CustomCommand | undefined {
   return (
     commands.find((command) => command.name === name) ??
-    commands.find((command) => command.name.toLowerCase() === name.toLowerCase())
+    commands.find((command) => command.name.toLowerCase() === name.toLowerCase()) ??
+    // A plugin command also answers to `<plugin>:<name>` when its plain name is enough.
+    commands.find((command) => qualifiedCommandName(command)?.toLowerCase() === name.toLowerCase())
   );
 }
 

@@ -41,6 +41,21 @@ export const messageEvent = z
   })
   .strict();
 
+export const thoughtEvent = z
+  .object({
+    type: z.literal('thought'),
+    ...base,
+    content: z
+      .string()
+      .describe("A streamed piece of the model's thinking (its summary, where the API sends one)"),
+    subject: z
+      .string()
+      .optional()
+      .describe("The heading the piece opens with (`**Subject**`), as Gemini CLI's thought summary names it"),
+    delta: z.literal(true),
+  })
+  .strict();
+
 export const toolUseEvent = z
   .object({
     type: z.literal('tool_use'),
@@ -71,12 +86,26 @@ export const errorEvent = z
   })
   .strict();
 
+export const approvalModeEvent = z
+  .object({
+    type: z.literal('approval_mode'),
+    ...base,
+    mode: z.enum(['default', 'auto_edit', 'plan', 'yolo']),
+    previous: z.enum(['default', 'auto_edit', 'plan', 'yolo']),
+  })
+  .strict()
+  .describe('The approval mode switched (exit_plan_mode, the kodo tool); kodo only');
+
 export const resultEvent = z
   .object({
     type: z.literal('result'),
     ...base,
     status: z.enum(['success', 'error']),
     error: z.object({ type: z.string(), message: z.string() }).strict().optional(),
+    structured_output: z
+      .unknown()
+      .optional()
+      .describe('With --json-schema: the final answer, parsed, matching the schema'),
     stats: z
       .object({
         ...tokenStats,
@@ -100,9 +129,11 @@ export const resultEvent = z
 export const streamEvent = z.discriminatedUnion('type', [
   initEvent,
   messageEvent,
+  thoughtEvent,
   toolUseEvent,
   toolResultEvent,
   errorEvent,
+  approvalModeEvent,
   resultEvent,
 ]);
 

@@ -1,7 +1,13 @@
 import type { AgentEvent, BudgetUsage } from '@kodo/core/engine';
-import type { FatalError } from '../exit-codes';
-import { stripAnsi } from './ansi';
-import { exitCodeFor, type HeadlessOutput, type OutputStreams, overflowMessage } from './output';
+import { stripTerminalControls } from '@kodo/core/engine';
+import { ExitCode, type FatalError } from '../exit-codes';
+import {
+  exitCodeFor,
+  type HeadlessOutput,
+  type OutputStreams,
+  overflowMessage,
+  structuredMismatchMessage,
+} from './output';
 
 /**
  * `-o json`: one pretty-printed object on stdout at the end: the session id, the text of the
@@ -26,7 +32,7 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
             response = '';
             newRoundTrip = false;
           }
-          response += stripAnsi(event.text);
+          response += stripTerminalControls(event.text);
           break;
         case 'tool_call_request':
         case 'retry':
@@ -66,8 +72,8 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
           break;
       }
     },
-    finish({ result, stats, usage }) {
-      const code = exitCodeFor(result, { httpStatusAsExitCode: true });
+    finish({ result, stats, usage, structured }) {
+      let code = exitCodeFor(result, { httpStatusAsExitCode: true });
       const failed = result.kind === 'error' && !result.failure.invalidStream;
       if (failed || result.kind === 'cancelled') {
         const message = failed ? result.failure.message : 'Operation cancelled.';
@@ -77,7 +83,16 @@ export function createJsonOutput(streams: OutputStreams): HeadlessOutput {
         );
         return code;
       }
-      const output: Record<string, unknown> = { session_id: sessionId, response, stats: stats.snapshot() };
+      const output: Record<string, unknown> = { session_id: sessionId, response };
+      if (structured?.kind === 'matched') output.structured_output = structured.value;
+      if (structured?.kind === 'mismatch') {
+        error = {
+          type: 'STRUCTURED_OUTPUT_MISMATCH',
+          message: structuredMismatchMessage(structured.problems),
+        };
+        code = ExitCode.structuredOutput;
+      }
+      output.stats = stats.snapshot();
       if (usage) output.cost = costSummary(usage);
       if (error) output.error = error;
       if (warnings.length > 0) output.warnings = warnings;

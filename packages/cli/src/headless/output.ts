@@ -1,5 +1,6 @@
-import type { AgentEvent, BudgetUsage, LoopOutcome, SessionStats } from '@kodo/core/engine';
+import type { AgentEvent, BudgetUsage, LoopOutcome, SessionChange, SessionStats } from '@kodo/core/engine';
 import { ExitCode, exitCodeForHttpStatus, type FatalError, processExitCode } from '../exit-codes';
+import type { StructuredResult } from './structured-output';
 
 /** A headless front end: consumes the Session's events and chooses the exit code. */
 export interface HeadlessOutput {
@@ -10,8 +11,19 @@ export interface HeadlessOutput {
   /** `--input-format stream-json`: a line that is not a user message (the session goes on). */
   inputError?(message: string): void;
   event(event: AgentEvent): void;
-  /** `usage`: what the session spent, priced with the model table (json outputs add the cost). */
-  finish(info: { result: LoopOutcome; stats: SessionStats; durationMs: number; usage?: BudgetUsage }): number;
+  /** A change made through the session outside the event stream (an approval-mode switch). */
+  sessionChange?(change: SessionChange): void;
+  /**
+   * `usage`: what the session spent, priced with the model table (json outputs add the cost).
+   * `structured`: the `--json-schema` answer, when one was asked for.
+   */
+  finish(info: {
+    result: LoopOutcome;
+    stats: SessionStats;
+    durationMs: number;
+    usage?: BudgetUsage;
+    structured?: StructuredResult;
+  }): number;
   fatal(error: FatalError, sessionId: string | undefined): number;
 }
 
@@ -57,3 +69,8 @@ export function overflowMessage(event: { estimatedTokens: number; remainingToken
 
 export const MAX_TURNS_MESSAGE =
   'Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.';
+
+/** What a `--json-schema` answer that still did not match says (json and stream-json). */
+export function structuredMismatchMessage(problems: string): string {
+  return `The answer did not match the JSON Schema after a retry: ${problems}`;
+}

@@ -18,6 +18,7 @@ import { resolveSessionStart } from '../sessions';
 import { expandHeadlessCommand } from './custom-command';
 import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
+import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';
 
 export interface HeadlessContext {
@@ -38,6 +39,16 @@ export interface HeadlessContext {
 export async function runHeadless(context: HeadlessContext): Promise<number> {
   const { args, settings, env, streams } = context;
   const format: OutputFormat = args.outputFormat ?? asOutputFormat(settings.output?.format) ?? 'text';
+  // A bad --json-schema is a usage error, found before anything runs.
+  let jsonSchema: JsonSchemaFile | undefined;
+  if (args.jsonSchema !== undefined) {
+    const loaded = await loadSchemaFlag(args.jsonSchema, format, context.cwd);
+    if (typeof loaded === 'string') {
+      streams.stderr.write(`[ERROR] ${loaded} (see kodo --help)\n`);
+      return ExitCode.error;
+    }
+    jsonSchema = loaded;
+  }
   const output = await createOutput(format, streams);
   let sessionId = newSessionId();
   const warn = (message: string) => streams.stderr.write(`[WARNING] ${message}\n`);
@@ -71,6 +82,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       cwd: context.cwd,
       env,
       sessionId,
+      // Nobody answers approval questions headless: such calls are refused (use -y or policy rules).
+      approvals: { interactive: false },
       ...(start.resume ? { resume: start.resume } : {}),
       onSessionWarning: warn,
       // The first request must declare every MCP tool: wait for the servers (each within its timeout).
@@ -85,6 +98,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     const { model, generator: built } = created;
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
+    // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.
+    if (output.sessionChange) session.subscribe(output.sessionChange);
     // SessionStart's added context goes before the first prompt, in the same message (the
     // interactive UI adds it as a turn of its own instead).
     const { context: hookContext } = await session.start(
@@ -130,9 +145,21 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
         output.event(next.value);
         next = await stream.next();
       }
+      let result = next.value;
+      let structured: StructuredResult | undefined;
+      if (jsonSchema && result.kind === 'completed') {
+        const { askStructuredAnswer } = await onDemand.structuredOutput();
+        const asked = await askStructuredAnswer(live, jsonSchema, controller.signal, (event) => {
+          watchLength(event);
+          output.event(event);
+        });
+        result = asked.outcome;
+        structured = asked.structured;
+      }
       await built.flush();
       return output.finish({
-        result: next.value,
+        result,
+        ...(structured ? { structured } : {}),
         stats: live.stats,
         durationMs: monotonicMs() - started,
         // kodo's budget flags add the cost to the JSON results; without them the shapes stay Gemini CLI's.
@@ -186,6 +213,22 @@ async function createOutput(format: OutputFormat, streams: OutputStreams): Promi
       return (await onDemand.streamJsonOutput()).createStreamJsonOutput(streams);
     default:
       return createTextOutput(streams);
+  }
+}
+
+/** The `--json-schema` file, or why it cannot be used (a usage error). */
+async function loadSchemaFlag(
+  path: string,
+  format: OutputFormat,
+  cwd: string,
+): Promise<JsonSchemaFile | string> {
+  if (format === 'text') return '--json-schema needs -o json or -o stream-json';
+  const { loadJsonSchemaFile, JsonSchemaFileError } = await onDemand.structuredOutput();
+  try {
+    return loadJsonSchemaFile(path, cwd);
+  } catch (error) {
+    if (error instanceof JsonSchemaFileError) return error.message;
+    throw error;
   }
 }
 

@@ -1,9 +1,15 @@
 import type { AgentEvent, LoopOutcome, SessionStats } from '@kodo/core/engine';
-import type { FatalError } from '../exit-codes';
-import { stripAnsi } from './ansi';
+import { stripTerminalControls } from '@kodo/core/engine';
+import { ExitCode, type FatalError } from '../exit-codes';
 import type { StreamEvent } from './events-schema';
 import { costSummary } from './json';
-import { exitCodeFor, type HeadlessOutput, type OutputStreams, overflowMessage } from './output';
+import {
+  exitCodeFor,
+  type HeadlessOutput,
+  type OutputStreams,
+  overflowMessage,
+  structuredMismatchMessage,
+} from './output';
 import { STREAM_EVENTS_VERSION } from './stream-events-version';
 
 type Fields<T extends StreamEvent['type']> = Omit<Extract<StreamEvent, { type: T }>, 'type' | 'timestamp'>;
@@ -34,8 +40,15 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
         break;
       }
       case 'content':
-        emit('message', { role: 'assistant', content: stripAnsi(event.text), delta: true });
+        emit('message', { role: 'assistant', content: stripTerminalControls(event.text), delta: true });
         break;
+      case 'thought': {
+        if (event.text === '') break;
+        const content = stripTerminalControls(event.text);
+        const subject = /^\s*\*\*(.+?)\*\*/.exec(content)?.[1];
+        emit('thought', { content, ...(subject ? { subject } : {}), delta: true });
+        break;
+      }
       case 'tool_call_request':
         emit('tool_use', {
           tool_name: event.call.name,
@@ -104,17 +117,27 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
     inputError(message) {
       emit('error', { severity: 'error', message });
     },
+    sessionChange(change) {
+      if (change.type === 'approval_mode_changed')
+        emit('approval_mode', { mode: change.to, previous: change.from });
+    },
     event(event: AgentEvent) {
       write(event);
     },
-    finish({ result, stats, durationMs, usage }) {
-      const code = exitCodeFor(result, { httpStatusAsExitCode: true });
-      const ok =
+    finish({ result, stats, durationMs, usage, structured }) {
+      let code = exitCodeFor(result, { httpStatusAsExitCode: true });
+      let ok =
         result.kind === 'completed' || result.kind === 'halted_by_hook' || result.kind === 'blocked_by_hook';
-      const error = ok ? undefined : resultError(result, budgetMessage);
+      let error = ok ? undefined : resultError(result, budgetMessage);
+      if (structured?.kind === 'mismatch') {
+        ok = false;
+        error = { type: 'StructuredOutputError', message: structuredMismatchMessage(structured.problems) };
+        code = ExitCode.structuredOutput;
+      }
       emit('result', {
         status: ok ? 'success' : 'error',
         ...(error ? { error } : {}),
+        ...(structured?.kind === 'matched' ? { structured_output: structured.value } : {}),
         stats: {
           ...streamStats(stats, durationMs, toolCalls),
           ...(usage ? { cost: costSummary(usage) } : {}),

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@kodo/core/engine';
+import { stripTerminalControls } from '@kodo/core/engine';
 import type { FatalError } from '../exit-codes';
-import { stripAnsi } from './ansi';
 import {
   exitCodeFor,
   type HeadlessOutput,
@@ -24,7 +24,8 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
   const ensureNewline = () => {
     if (!atLineStart) writeOut('\n');
   };
-  const errorLine = (line: string) => streams.stderr.write(`${line}\n`);
+  // Tool errors and reasons carry text from tools and servers: printed as safely as the answer.
+  const errorLine = (line: string) => streams.stderr.write(`${stripTerminalControls(line)}\n`);
   const answer = new RetryDedup(writeOut, () =>
     errorLine('[WARNING] The retried answer differs from the partial answer printed above.'),
   );
@@ -34,7 +35,7 @@ export function createTextOutput(streams: OutputStreams): HeadlessOutput {
     event(event: AgentEvent) {
       switch (event.type) {
         case 'content':
-          answer.content(stripAnsi(event.text));
+          answer.content(stripTerminalControls(event.text));
           break;
         case 'finished':
           answer.endTurn();

@@ -1,4 +1,12 @@
-import type { ApprovalMode, LoadedSettings, MessageRecord, Session, ToolRegistry } from '@kodo/core/engine';
+import { join } from 'node:path';
+import {
+  type ApprovalMode,
+  kodoHome,
+  type LoadedSettings,
+  type MessageRecord,
+  type Session,
+  type ToolRegistry,
+} from '@kodo/core/engine';
 import { Box, Static, Text, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { CommandContext, SlashCommand } from './commands/types';
@@ -16,10 +24,12 @@ import { callDescriber } from './describe-call';
 import { type EditorLauncher, externalEditor } from './editor';
 import { gitBranch } from './git-branch';
 import { useAgent } from './hooks/use-agent';
+import { useApprovalMode } from './hooks/use-approval-mode';
 import { useChoice } from './hooks/use-choice';
 import { useConfirmation } from './hooks/use-confirmation';
 import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
+import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
 import { usePromptDispatch } from './hooks/use-prompt-dispatch';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
@@ -32,13 +42,17 @@ import {
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
+import { type ClipboardImage, ClipboardImageReader } from './input/clipboard-image';
+import { Keymap } from './keys/keymap';
 import type { HighlighterLoader } from './markdown/highlighter-loader';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import type { QuestionBridge } from './question-bridge';
 import { replayItems } from './replay';
+import type { StatusLineRunner } from './status/status-command';
+import { statusLineInput } from './status/status-input';
 import type { TerminalScreens } from './terminal/terminal-screens';
-import { resolveTheme, type ThemeName } from './theme';
+import { resolveTheme, THEME_NAMES, type Theme } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
 export interface ResumedSession {
@@ -68,7 +82,16 @@ export interface AppProps {
   version: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  themeName: ThemeName;
+  /** A built-in theme's name or a custom theme's (`customThemes`). */
+  themeName: string;
+  /** The command-backed status line (settings `statusLine`), shown above the footer. */
+  statusLine?: { runner: StatusLineRunner; padding?: number };
+  /** Reads an image from the system clipboard (Ctrl+V); default: the system's clipboard tool. */
+  clipboard?: { read(signal?: AbortSignal): Promise<ClipboardImage> };
+  /** The key bindings (`~/.kodo/keybindings.json` over kodo's own); default: kodo's own. */
+  keymap?: Keymap;
+  /** Gemini CLI custom themes from the settings and theme files (themes/custom-themes.ts). */
+  customThemes?: ReadonlyMap<string, Theme>;
   highlighter: HighlighterLoader;
   /** Earlier prompts (oldest first) and how to remember a new one. */
   inputHistory: { load(): string[]; add(entry: string): string[] };
@@ -93,6 +116,8 @@ export interface AppProps {
   onExit(sessionId: string): void;
 }
 
+const noSubscription = () => () => undefined;
+const emptyText = () => '';
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const EXIT_ARM_MS = 2000;
 const HIGHLIGHTER_DELAY_MS = 250;
@@ -105,9 +130,15 @@ export function App(props: AppProps) {
   const { setRawMode } = useStdin();
   const { columns, rows } = useTerminalSize();
   const [session, setSession] = useState(props.session);
-  const [themeName, setThemeName] = useState<ThemeName>(props.themeName);
+  const [themeName, setThemeName] = useState<string>(props.themeName);
+  const { customThemes } = props;
+  const keymap = useMemo(() => props.keymap ?? Keymap.defaults(), [props.keymap]);
+  const clipboard = useMemo(
+    () => props.clipboard ?? new ClipboardImageReader({ env, dir: join(kodoHome(env), 'clipboard') }),
+    [props.clipboard, env],
+  );
   const [vimMode, setVimMode] = useState(props.settings.merged.general?.vimMode === true);
-  const theme = useMemo(() => resolveTheme(themeName, env), [themeName, env]);
+  const theme = useMemo(() => resolveTheme(themeName, env, customThemes), [themeName, env, customThemes]);
   const sandboxLabel = useSandboxLabel(props.sandbox, env.SANDBOX || undefined);
   const nextId = useRef(1);
   const banner: HistoryItem = useMemo(
@@ -122,7 +153,7 @@ export function App(props: AppProps) {
   const [staticKey, setStaticKey] = useState(0);
   const [thoughtsExpanded, setThoughtsExpanded] = useState(false);
   const [hint, setHint] = useState<string | undefined>(undefined);
-  const [approvalMode, setApprovalMode] = useState<ApprovalMode>(session.getApprovalMode());
+  const approvalMode = useApprovalMode(session);
   const [branch, setBranch] = useState(() => gitBranch(cwd));
   const exitArmedAt = useRef(0);
   const lastAnswer = useRef<string[]>([]);
@@ -151,7 +182,14 @@ export function App(props: AppProps) {
   const forgetLastAnswer = useCallback(() => {
     lastAnswer.current = [];
   }, []);
-  const agent = useAgent({ session, describe, onCommit: addItems });
+  /** Set once the dispatch exists: a step took a steering line. */
+  const steeredLine = useRef<(text: string) => void>(() => {});
+  const agent = useAgent({
+    session,
+    describe,
+    onCommit: addItems,
+    onSteered: (text) => steeredLine.current(text),
+  });
 
   /** Redraws the whole transcript (after a resize, a theme change, expanding thoughts). */
   const refreshStatic = useCallback(() => {
@@ -214,7 +252,6 @@ export function App(props: AppProps) {
     lastAnswer.current = [];
     setSession(fresh);
     props.onSession?.(fresh.id);
-    setApprovalMode(fresh.getApprovalMode());
   }, [props, refreshStatic, banner]);
 
   const resumeSession = useCallback(
@@ -227,7 +264,6 @@ export function App(props: AppProps) {
       lastAnswer.current = [];
       setSession(resumed.session);
       props.onSession?.(resumed.session.id);
-      setApprovalMode(resumed.session.getApprovalMode());
       for (const note of resumed.notes) addItem({ kind: 'info', tone: 'info', text: note });
       return resumed.session.id;
     },
@@ -253,6 +289,8 @@ export function App(props: AppProps) {
         cwd,
         env,
         themeName,
+        themeNames: [...THEME_NAMES, ...(customThemes?.keys() ?? [])],
+        keymap,
         vimMode,
         setVimMode,
         addItem,
@@ -289,6 +327,8 @@ export function App(props: AppProps) {
       cwd,
       env,
       themeName,
+      customThemes,
+      keymap,
       vimMode,
       addItem,
       refreshStatic,
@@ -302,7 +342,7 @@ export function App(props: AppProps) {
     ],
   );
 
-  const { submit, queue, inputHistory } = usePromptDispatch({
+  const { submit, queue, inputHistory, steering, onSteered, dropSteering } = usePromptDispatch({
     session,
     agent,
     commands,
@@ -313,11 +353,12 @@ export function App(props: AppProps) {
     onPromptStart: forgetLastAnswer,
     paused: pending !== undefined,
   });
+  steeredLine.current = onSteered;
 
   /** Ctrl+C: cancels a running request and the queued lines; twice within two seconds exits. */
   const interrupt = useCallback(() => {
     agent.cancel();
-    const dropped = queue.clear();
+    const dropped = queue.clear() + dropSteering();
     if (dropped > 0) {
       addItem({
         kind: 'info',
@@ -333,7 +374,7 @@ export function App(props: AppProps) {
     exitArmedAt.current = now;
     setHint('Press Ctrl+C again to exit.');
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
-  }, [agent, queue, leave, addItem]);
+  }, [agent, queue, leave, addItem, dropSteering]);
 
   const initial = useRef(props.initialPrompt);
   useEffect(() => {
@@ -342,15 +383,46 @@ export function App(props: AppProps) {
     if (prompt?.trim()) submit(prompt, 'prompt');
   }, [submit]);
 
+  const statusRunner = props.statusLine?.runner;
+  const statusText = useSyncExternalStore(
+    statusRunner?.subscribe ?? noSubscription,
+    statusRunner?.current ?? emptyText,
+  );
+  const startedAt = useRef(Date.now());
+  useEffect(
+    () =>
+      statusRunner?.onFirstFailure((message) => addItem({ kind: 'info', tone: 'warning', text: message })),
+    [statusRunner, addItem],
+  );
+  const statusTotals = session.stats.totals();
+  const statusKey = `${session.id}|${session.model}|${approvalMode}|${agent.busy}|${statusTotals.requests}|${statusTotals.tokens.prompt}|${agent.lastUsage?.promptTokenCount ?? ''}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: statusKey sums up what the input holds
+  useEffect(() => {
+    statusRunner?.update(
+      statusLineInput(session, {
+        cwd,
+        version: props.version,
+        startedAt: startedAt.current,
+        now: Date.now(),
+        approvalMode,
+        sandbox: sandboxLabel,
+        lastUsage: agent.lastUsage,
+      }),
+    );
+  }, [statusRunner, statusKey]);
+
+  const pasteImage = useCallback(async () => {
+    const result = await clipboard.read();
+    if ('path' in result) return result.path;
+    addItem({ kind: 'info', tone: 'info', text: result.note });
+    return undefined;
+  }, [clipboard, addItem]);
+
   const showBriefly = useCallback((message: string) => {
     setHint(message);
     setTimeout(() => setHint(undefined), EXIT_ARM_MS);
   }, []);
-  const toggleYolo = useYoloToggle({
-    session,
-    onMode: setApprovalMode,
-    onRefused: showBriefly,
-  });
+  const toggleYolo = useYoloToggle({ session, onRefused: showBriefly });
 
   useKeyHandler(
     (input, key) => {
@@ -360,18 +432,18 @@ export function App(props: AppProps) {
         terminals?.toggleFocus();
         return;
       }
-      if (key.tab && key.shift) {
+      const action = keymap.actionFor(input, key);
+      if (action === 'app:cycleMode') {
         const cycle: ApprovalMode[] = ['default', 'auto_edit', 'plan'];
         if (props.session.getApprovalMode() === 'yolo') cycle.push('yolo');
         const next = cycle[(cycle.indexOf(session.getApprovalMode()) + 1) % cycle.length]!;
         session.setApprovalMode(next, { source: 'keys' });
-        setApprovalMode(session.getApprovalMode());
-      } else if (key.ctrl && input === 'y') {
+      } else if (action === 'app:toggleYolo') {
         toggleYolo();
-      } else if (key.ctrl && input === 't') {
+      } else if (action === 'app:toggleThoughts') {
         setThoughtsExpanded((expanded) => !expanded);
         refreshStatic();
-      } else if (key.ctrl && input === 'l') {
+      } else if (action === 'app:redraw') {
         refreshStatic();
       }
     },
@@ -424,7 +496,9 @@ export function App(props: AppProps) {
           onCancel={() => choice.done()}
         />
       ) : null}
-      {pending || asking || choice ? null : <QueuedPrompts items={queue.items} width={columns} />}
+      {pending || asking || choice ? null : (
+        <QueuedPrompts items={queue.items} steering={steering} width={columns} />
+      )}
       {pending || asking || choice ? null : (
         <InputPrompt
           commands={commands}
@@ -440,8 +514,15 @@ export function App(props: AppProps) {
           vimMode={vimMode}
           queuedCount={queue.items.length}
           onDropQueued={queue.dropLast}
+          pasteImage={pasteImage}
         />
       )}
+      {statusText !== '' ? (
+        <Text wrap="truncate-end">
+          {' '.repeat(props.statusLine?.padding ?? 0)}
+          {statusText}
+        </Text>
+      ) : null}
       <Footer
         width={columns}
         info={{
@@ -463,31 +544,33 @@ export function App(props: AppProps) {
   );
   return (
     <ThemeContext.Provider value={theme}>
-      <HighlighterContext.Provider value={props.highlighter}>
-        <TerminalScreensContext.Provider value={terminals}>
-          <Static key={staticKey} items={history}>
-            {(item) => (
-              <Box key={`${staticKey}:${item.id}`} width={columns}>
-                <HistoryItemView
-                  item={item}
-                  width={columns}
-                  thoughtsExpanded={thoughtsExpanded}
-                  maxToolLines={maxToolLines}
-                />
-              </Box>
+      <KeymapContext.Provider value={keymap}>
+        <HighlighterContext.Provider value={props.highlighter}>
+          <TerminalScreensContext.Provider value={terminals}>
+            <Static key={staticKey} items={history}>
+              {(item) => (
+                <Box key={`${staticKey}:${item.id}`} width={columns}>
+                  <HistoryItemView
+                    item={item}
+                    width={columns}
+                    thoughtsExpanded={thoughtsExpanded}
+                    maxToolLines={maxToolLines}
+                  />
+                </Box>
+              )}
+            </Static>
+            {leaving ? null : (
+              <LiveTurn
+                blocks={agent.live}
+                width={columns}
+                maxRows={liveRows}
+                thoughtsExpanded={thoughtsExpanded}
+              />
             )}
-          </Static>
-          {leaving ? null : (
-            <LiveTurn
-              blocks={agent.live}
-              width={columns}
-              maxRows={liveRows}
-              thoughtsExpanded={thoughtsExpanded}
-            />
-          )}
-          {below}
-        </TerminalScreensContext.Provider>
-      </HighlighterContext.Provider>
+            {below}
+          </TerminalScreensContext.Provider>
+        </HighlighterContext.Provider>
+      </KeymapContext.Provider>
     </ThemeContext.Provider>
   );
 }

@@ -1,20 +1,21 @@
-import { stripAnsi } from '../headless/ansi';
+import { stripTerminalControls } from '@kodo/core/engine';
 
 /**
  * Text from the model or a command, made safe and measurable for the terminal: escape sequences
- * removed (a reply must not move the cursor or retitle the window), carriage-return overwrites
+ * and control characters removed, 7-bit and 8-bit (C1) alike (`stripTerminalControls`, core's one
+ * sanitiser: a reply must not move the cursor or retitle the window), carriage-return overwrites
  * resolved the way a terminal shows them (progress bars keep their last state), tabs expanded
- * (terminal width libraries count a tab as zero columns) and other control characters dropped.
+ * (terminal width libraries count a tab as zero columns).
  */
 export function sanitizeForTerminal(text: string): string {
-  let clean = stripAnsi(text).replace(/\r\n/g, '\n');
+  let clean = stripTerminalControls(text).replace(/\r\n/g, '\n');
   if (clean.includes('\r')) {
     clean = clean
       .split('\n')
       .map((line) => line.slice(line.lastIndexOf('\r') + 1))
       .join('\n');
   }
-  return clean.replace(/\t/g, '    ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return clean.replace(/\t/g, '    ');
 }
 
 /** The last `maxLines` lines of a text (for live output and bounded live regions). */

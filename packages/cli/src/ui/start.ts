@@ -1,5 +1,14 @@
 import { join } from 'node:path';
-import { kodoHome, type LoadedSettings, newSessionId, type Session, SessionStore } from '@kodo/core/engine';
+import {
+  kodoHome,
+  type LoadedSettings,
+  MemoryInbox,
+  newSessionId,
+  proposeMemories,
+  type Session,
+  SessionStore,
+  userHome,
+} from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
@@ -14,11 +23,13 @@ import { ConfirmationBridge } from './confirmation-bridge';
 import { extensibilityHandle } from './extensibility-handle';
 import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
+import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
+import { StatusLineRunner, statusLineSetting } from './status/status-command';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
-import { themeFromSetting } from './theme';
+import { themesFromSettings } from './themes/custom-themes';
 
 export interface InteractiveContext {
   args: CliArgs;
@@ -58,7 +69,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       cwd,
       env,
       sessionId,
-      confirm: bridge.handler,
+      approvals: { interactive: true, confirm: bridge.handler },
       askUser: questions.handler,
       pseudoTerminal: terminal,
       ...(resume ? { resume } : {}),
@@ -95,6 +106,20 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   const generators = [created.generator];
   if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
 
+  const themes = themesFromSettings(settings.merged, {
+    cwd,
+    home: userHome(env),
+    extensionThemes: (created.extensibility?.loaded.active ?? [])
+      .filter((extension) => extension.themes !== undefined)
+      .map((extension) => ({ extension: extension.name, themes: extension.themes ?? [] })),
+  });
+  for (const warning of themes.warnings) warn(warning);
+  const statusSetting = statusLineSetting(settings.merged);
+  const statusRunner = statusSetting
+    ? new StatusLineRunner({ command: statusSetting.command, cwd, env })
+    : undefined;
+  const keys = loadKeymap(keybindingsFile(kodoHome(env)));
+  for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
   const fileIndex = new FileIndex(cwd);
@@ -155,7 +180,17 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       version: context.version,
       cwd,
       env,
-      themeName: themeFromSetting(settings.merged.ui?.theme),
+      themeName: themes.themeName,
+      customThemes: themes.themes,
+      keymap: keys.keymap,
+      ...(statusRunner
+        ? {
+            statusLine: {
+              runner: statusRunner,
+              ...(statusSetting?.padding ? { padding: statusSetting.padding } : {}),
+            },
+          }
+        : {}),
       highlighter: new HighlighterLoader(),
       inputHistory: historyStore,
       listFiles: () => fileIndex.entries(),
@@ -165,6 +200,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     },
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
+  statusRunner?.dispose();
   await Promise.all(generators.map((generator) => generator.flush()));
   for (const forked of forks) await forked.end('exit');
   for (const ended of sessions) {
@@ -172,6 +208,15 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     if (ended === sessions.at(-1)) await ended.session.end('exit');
     await ended.session.dispose();
     await ended.mcp?.dispose();
+  }
+  const last = sessions.at(-1)?.session;
+  if (last && env.KODO_AUTO_MEMORY === '1') {
+    const added = await proposeToInbox(last, { kodoHome: kodoHome(env), projectRoot: cwd });
+    if (added > 0) {
+      stdout.write(
+        `\n${added} proposed ${added === 1 ? 'memory waits' : 'memories wait'} in the inbox: /memory inbox\n`,
+      );
+    }
   }
   stdout.write(`\nSession ${sessionId} ended.\nTo continue it later: kodo --resume ${sessionId}\n`);
   return ExitCode.ok;
@@ -213,5 +258,24 @@ async function loadUi(): Promise<typeof import('./mount')> {
     for (const [name, value] of Object.entries(hidden)) {
       if (value !== undefined) process.env[name] = value;
     }
+  }
+}
+
+/**
+ * Auto-memory (KODO_AUTO_MEMORY=1): at the end of a session, one utility-model call proposes
+ * durable facts; they wait in the project's inbox for `/memory accept` or `/memory drop`. Nothing
+ * is written to a memory file here. A failed or slow call (20 s at most) proposes nothing.
+ */
+async function proposeToInbox(
+  session: Session,
+  where: { kodoHome: string; projectRoot: string },
+): Promise<number> {
+  const model = session.toolContext.model;
+  if (!model) return 0;
+  try {
+    const facts = await proposeMemories(model, session.history(), AbortSignal.timeout(20_000));
+    return new MemoryInbox(where.kodoHome, where.projectRoot).add(facts, session.id);
+  } catch {
+    return 0;
   }
 }

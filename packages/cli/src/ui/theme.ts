@@ -8,7 +8,8 @@
 export type ThemeName = 'dark' | 'light' | 'ansi' | 'no-color';
 
 export interface Theme {
-  name: ThemeName;
+  /** A built-in ThemeName, or a custom theme's own name (themes/custom-themes.ts). */
+  name: string;
   /** Prompt marker, headings, the selected dialog option. */
   accent: string | undefined;
   /** Secondary text: hints, footer, descriptions. */
@@ -159,8 +160,26 @@ export function themeFromSetting(value: string | undefined): ThemeName {
 
 const PALETTES: Record<ThemeName, Theme> = { dark: DARK, light: LIGHT, ansi: ANSI, 'no-color': NO_COLOR };
 
-/** The palette for a theme name, or the colourless one when the environment asks for it. */
-export function resolveTheme(name: ThemeName, env: NodeJS.ProcessEnv): Theme {
+/**
+ * The palette for a theme name — a custom theme's (`custom`) or a built-in one, Gemini CLI's
+ * names mapped as themeFromSetting does — or the colourless one when the environment asks for it.
+ */
+export function resolveTheme(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  custom?: ReadonlyMap<string, Theme>,
+): Theme {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return NO_COLOR;
-  return PALETTES[name];
+  const own = custom && findCustomTheme(custom, name);
+  if (own) return own;
+  return PALETTES[isThemeName(name) ? name : themeFromSetting(name)];
+}
+
+/** A custom theme by its name, exactly or ignoring case. */
+export function findCustomTheme(custom: ReadonlyMap<string, Theme>, name: string): Theme | undefined {
+  const exact = custom.get(name);
+  if (exact) return exact;
+  const lower = name.toLowerCase();
+  for (const [key, theme] of custom) if (key.toLowerCase() === lower) return theme;
+  return undefined;
 }

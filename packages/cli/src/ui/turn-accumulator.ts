@@ -165,6 +165,11 @@ export class TurnAccumulator {
       case 'agent_execution_blocked':
         this.notice(`Agent execution blocked: ${event.reason}`, 'warning');
         break;
+      case 'steering':
+        // Every call of the step has answered: the line takes its place after their results.
+        this.settle();
+        this.committed.push({ kind: 'user', text: event.text });
+        break;
       default:
         // model_info and citations are not shown in the transcript.
         break;

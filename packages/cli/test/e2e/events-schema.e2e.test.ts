@@ -122,4 +122,27 @@ describe('docs/events.schema.json', () => {
       await mock.close();
     }
   });
+
+  it('announces an approval-mode switch made by a tool as an approval_mode event, in order', async () => {
+    const mock = await startGeminiMock({
+      script: [
+        { chunks: [geminiChunk([{ functionCall: { name: 'enter_plan_mode', args: { reason: 'risky' } } }])] },
+        { chunks: [geminiChunk([{ text: 'Planning now.' }])] },
+      ],
+    });
+    try {
+      const run = await runKodo(['-o', 'stream-json', '--approval-mode', 'auto_edit', '-p', 'plan it'], {
+        cwd: dirs.workspace,
+        env: geminiMockEnv(dirs.home, mock.url),
+      });
+      const events = checkLines(run.stdout) as { type: string; [field: string]: unknown }[];
+      const switched = events.findIndex((event) => event.type === 'approval_mode');
+      expect(events[switched]).toMatchObject({ mode: 'plan', previous: 'auto_edit' });
+      // Between the tool's call and its result: when it happened, not polled after the turn.
+      expect(events.findIndex((event) => event.type === 'tool_use')).toBeLessThan(switched);
+      expect(events.findIndex((event) => event.type === 'tool_result')).toBeGreaterThan(switched);
+    } finally {
+      await mock.close();
+    }
+  });
 });

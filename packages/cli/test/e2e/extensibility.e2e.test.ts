@@ -204,7 +204,7 @@ describe('skills', () => {
     expect(systemText(2)).toBe(systemText(1));
   });
 
-  it('reads the skills from the files on every run, whatever the cache says, and activates one on demand', async () => {
+  it('reads the skills from the files on every run, whatever a cache says, and activates one on demand', async () => {
     writeSkills();
     await pastRacyWindow();
     mock = await startGeminiMock({
@@ -390,6 +390,90 @@ describe('extensions and plugins', () => {
     expect(userText()).toContain('Say hi to Ada.');
     expect((await kodo(['extensions', 'uninstall', 'folder-plug'])).code).toBe(0);
     expect(readdirSync(join(dirs.home, 'extensions')).filter((name) => !name.endsWith('.json'))).toEqual([]);
+  });
+});
+
+describe('Claude Code plugins as their users know them', () => {
+  // Shaped like Anthropic's feature-dev plugin: a command named as the plugin, and agents whose
+  // tools include ones kodo has no counterpart for.
+  function featureDevPlugin(): string {
+    const plugin = join(dirs.root, 'feature-dev-src');
+    writeFileIn(
+      join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'feature-dev', version: '1.0.0' }),
+    );
+    writeFileIn(
+      join(plugin, 'commands', 'feature-dev.md'),
+      '---\ndescription: Guided feature development\nargument-hint: Optional feature description\n---\nDevelop the feature: $ARGUMENTS\n',
+    );
+    writeFileIn(
+      join(plugin, 'agents', 'code-explorer.md'),
+      '---\nname: code-explorer\ndescription: Explores code\ntools: Glob, Grep, LS, Read, NotebookRead, WebFetch, TodoWrite, WebSearch, KillShell, BashOutput\n---\nExplore.\n',
+    );
+    return plugin;
+  }
+
+  it('answers /<command> when the name is unique (the prefix still works) and reports unmappable agent tools once, at install', async () => {
+    const installed = await kodo(['extensions', 'install', featureDevPlugin(), '--consent']);
+    expect(installed.code).toBe(0);
+    expect(installed.stderr).toContain('What kodo cannot give this plugin');
+    expect(installed.stderr).toContain(
+      `Plugin "feature-dev" agent "feature-dev:code-explorer": tools entry "NotebookRead" dropped: kodo has no tool like Claude Code's NotebookRead.`,
+    );
+    expect(installed.stderr).toContain('"KillShell" dropped');
+    const notes = JSON.parse(readFileSync(join(dirs.home, 'compat-notes.json'), 'utf8')) as {
+      notes: { text: string }[];
+    };
+    expect(notes.notes.map((note) => note.text)).toHaveLength(2);
+    mock = await startGeminiMock({
+      script: [{ chunks: geminiTextReply('On it.') }, { chunks: geminiTextReply('On it.') }],
+    });
+    const run = await kodo(['-p', '/feature-dev add a login page']);
+    expect(run.code).toBe(0);
+    // Reported at install: runs stay quiet about it.
+    expect(run.stderr).not.toContain('NotebookRead');
+    expect(run.stderr).not.toContain('dropped');
+    expect(userText()).toContain('Develop the feature: add a login page');
+    const prefixed = await kodo(['-p', '/feature-dev:feature-dev with the prefix']);
+    expect(prefixed.code).toBe(0);
+    expect(userText(1)).toContain('Develop the feature: with the prefix');
+  });
+
+  it('needs the <plugin>: prefix only when another command has the name', async () => {
+    const plugin = featureDevPlugin();
+    writeFileIn(join(dirs.home, 'commands', 'feature-dev.md'), 'My own feature flow: $ARGUMENTS\n');
+    expect((await kodo(['extensions', 'install', plugin, '--consent'])).code).toBe(0);
+    mock = await startGeminiMock({
+      script: [{ chunks: geminiTextReply('Mine.') }, { chunks: geminiTextReply('Theirs.') }],
+    });
+    expect((await kodo(['-p', '/feature-dev x'])).code).toBe(0);
+    expect(userText()).toContain('My own feature flow: x');
+    expect((await kodo(['-p', '/feature-dev:feature-dev y'])).code).toBe(0);
+    expect(userText(1)).toContain('Develop the feature: y');
+  });
+
+  it('reports a plugin installed by Claude Code on the first run that finds it, then never again', async () => {
+    const plugin = featureDevPlugin();
+    writeFileIn(
+      join(dirs.home, '.claude', 'plugins', 'installed_plugins.json'),
+      JSON.stringify({
+        version: 2,
+        plugins: { 'feature-dev@mkt': [{ scope: 'user', installPath: plugin, version: '1.0.0' }] },
+      }),
+    );
+    writeFileIn(
+      join(dirs.home, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'feature-dev@mkt': true } }),
+    );
+    mock = await startGeminiMock({
+      script: [{ chunks: geminiTextReply('One.') }, { chunks: geminiTextReply('Two.') }],
+    });
+    const first = await kodo(['-p', 'hi']);
+    expect(first.code).toBe(0);
+    expect(first.stderr.match(/dropped: kodo has no tool like/g)).toHaveLength(2);
+    const second = await kodo(['-p', 'hi']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('dropped');
   });
 });
 

@@ -73,7 +73,7 @@ describe('kodo --help and the subcommands', () => {
     expect(mcp.stderr).toBe('[ERROR] Unknown option: --bogus (see kodo mcp --help)\n');
   });
 
-  it.each([['--screen-reader'], ['-w'], ['--worktree=x']])(
+  it.each([['--screen-reader'], ['--session-file=x']])(
     'says plainly that %s is not supported',
     async (flag) => {
       const run = await kodo(['-p', 'hi', flag]);

@@ -161,3 +161,58 @@ describe('web_fetch on a Gemini model', () => {
     );
   });
 });
+
+describe('a call to a tool that was not declared', () => {
+  const offeredIn = (body: Body) =>
+    body.tools!.flatMap((tool) => tool.functionDeclarations ?? []).map((tool) => tool.name);
+  const answerTo = (body: Body) =>
+    body.contents.at(-1)!.parts.map((part) => (part.functionResponse as { response: unknown }).response);
+
+  it('headless default mode: the shell is not declared, and its call is "not found" to the model, as in Gemini CLI', async () => {
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallsReply([{ name: 'run_shell_command', args: { command: 'touch f' } }]) },
+        { chunks: geminiTextReply('Done.') },
+      ],
+    });
+    const run = await kodo(['-p', 'make f']);
+    expect(run.code).toBe(0);
+    const first = mock.requests[0]!.body as Body;
+    expect(offeredIn(first)).not.toContain('run_shell_command');
+    expect(answerTo(mock.requests[1]!.body as Body)).toEqual([
+      {
+        error: expect.stringMatching(
+          /^Tool "run_shell_command" not found\. Did you mean one of: "[a-z_]+", "[a-z_]+", "[a-z_]+"\?$/,
+        ),
+      },
+    ]);
+    // The suggestions are tools the model was offered.
+    const suggested = [
+      ...JSON.stringify(answerTo(mock.requests[1]!.body as Body)).matchAll(/\\"([a-z_]+)\\"/g),
+    ]
+      .map((match) => match[1]!)
+      .filter((name) => name !== 'run_shell_command');
+    for (const name of suggested) expect(offeredIn(first)).toContain(name);
+    // The person is told why and how to allow it.
+    expect(run.stderr).toContain('Tool "run_shell_command" is not allowed in this mode');
+  });
+
+  it('a name no tool has: the same text, type tool_not_registered in stream-json', async () => {
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallsReply([{ name: 'read_fil', args: { file_path: 'a' } }]) },
+        { chunks: geminiTextReply('Done.') },
+      ],
+    });
+    const run = await kodo(['-p', 'read', '-o', 'stream-json']);
+    expect(run.code).toBe(0);
+    const [answer] = answerTo(mock.requests[1]!.body as Body) as { error: string }[];
+    expect(answer!.error).toMatch(/^Tool "read_fil" not found\. Did you mean one of: "read_file", /);
+    const result = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; error?: { type: string } })
+      .find((event) => event.type === 'tool_result');
+    expect(result?.error?.type).toBe('tool_not_registered');
+  });
+});

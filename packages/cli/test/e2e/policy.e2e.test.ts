@@ -64,7 +64,11 @@ describe('kodo with policies', () => {
     ]);
     expect(run.code).toBe(0);
     const results = toolResults(run.stdout);
-    expect(results.map((result) => result.error?.type)).toEqual(['policy_violation', 'policy_violation']);
+    // As in Gemini CLI, an undeclared tool is "not registered" (the model is told it was not found).
+    expect(results.map((result) => result.error?.type)).toEqual([
+      'tool_not_registered',
+      'tool_not_registered',
+    ]);
     expect(results[0]?.error?.message).toMatch(/^Tool "run_shell_command" is not allowed in this mode/);
   });
 

@@ -51,10 +51,10 @@ function lastUserText(body: unknown): string {
   return (user?.parts ?? []).filter((part) => part.text !== undefined).at(-1)?.text ?? '';
 }
 
-async function typeLine(session: TmuxSession, text: string): Promise<void> {
+async function typeLine(session: TmuxSession, text: string, key = 'Enter'): Promise<void> {
   session.type(text);
   await session.waitFor(text);
-  session.press('Enter');
+  session.press(key);
 }
 
 const words = (count: number, prefix: string) =>
@@ -76,11 +76,12 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
     await session.waitFor('Part 1.');
     // Each line waits for the one before it to be queued: typed in one burst, the terminal would
     // deliver Enter and the next text together, which reads as a paste.
-    await typeLine(session, 'second prompt');
+    // Tab queues a line for after the turn (Enter would steer it).
+    await typeLine(session, 'second prompt', 'Tab');
     await session.waitFor('Queued (1)');
-    await typeLine(session, 'third prompt');
+    await typeLine(session, 'third prompt', 'Tab');
     await session.waitFor('Queued (2)');
-    await typeLine(session, 'a mistake');
+    await typeLine(session, 'a mistake', 'Tab');
     const queued = await session.waitFor('Queued (3)');
     expect(queued).toMatch(/› second prompt[\s\S]*› third prompt[\s\S]*› a mistake/);
     // With prompts queued, Esc takes back the newest one and leaves the running turn alone.

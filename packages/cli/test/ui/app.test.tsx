@@ -218,6 +218,9 @@ describe('App', () => {
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Commands and keyboard shortcuts'));
     expect(ui.frame()).toContain('/stats');
+    // Steering and queueing are both documented.
+    expect(ui.frame()).toMatch(/While the model works, Enter steers it/);
+    expect(ui.frame()).toMatch(/queue the line for after the turn/);
     await ui.type('/memory show');
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('No context files are loaded in this session.'));
@@ -292,6 +295,14 @@ describe('App', () => {
     await ui.press(KEYS.shiftTab);
     await until(() => expect(ui.frame()).toMatch(/· auto_edit ·/));
     expect(ui.sessions[0]!.getApprovalMode()).toBe('auto_edit');
+  });
+
+  it('the footer follows a mode switched by anyone else (a tool, ACP, the SDK), not only by its keys', async () => {
+    const ui = start({ approvalMode: 'plan' });
+    await until(() => expect(ui.frame()).toMatch(/· plan ·/));
+    // As exit_plan_mode does once its plan is approved: through the session, not the UI.
+    ui.sessions[0]!.setApprovalMode('auto_edit', { source: 'tool' });
+    await until(() => expect(ui.frame()).toMatch(/· auto_edit ·/));
   });
 
   it('names the sandbox in force in the footer, and says when it cannot start here', async () => {

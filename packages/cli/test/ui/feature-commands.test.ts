@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadReplayGenerators, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
@@ -115,5 +115,43 @@ describe('/compress and /memory', () => {
     const memory = context('show', session);
     await memoryCommand.run(memory.ctx);
     expect(memory.items.at(-1)?.text).toBe('No context files are loaded in this session.');
+  });
+});
+
+describe('/memory inbox, accept, drop', () => {
+  it('lists proposals; accept saves one through save_memory, drop removes one; nothing else is written', async () => {
+    const { MemoryInbox, lazyBuiltinTools } = await import('@kodo/core/engine');
+    const home = join(dir, 'home');
+    const memoryFile = join(home, 'KODO.md');
+    const session = new Session({
+      generator: new FakeContentGenerator([], { strict: true }),
+      model: 'm',
+      tools: new ToolRegistry(lazyBuiltinTools()),
+      approvalMode: 'yolo',
+      toolContext: {
+        workspace: new Workspace({ roots: [dir] }),
+        env: {},
+        shellInactivityTimeoutMs: 1000,
+        memoryFilePath: memoryFile,
+      },
+    });
+    new MemoryInbox(home, dir).add(['Use pnpm, not npm.', 'Secrets live in vault.'], 'earlier');
+    const run = async (args: string) => {
+      const { ctx, items } = context(args, session);
+      await memoryCommand.run(ctx);
+      return items.map((item) => item.text).join('\n');
+    };
+    const listed = await run('inbox');
+    expect(listed).toContain('Proposed memories (2)');
+    expect(listed).toContain('1. Use pnpm, not npm.');
+    expect(listed).toContain('2. Secrets live in vault.');
+    expect(existsSync(memoryFile)).toBe(false);
+    expect(await run('drop 2')).toBe('Dropped: Secrets live in vault.');
+    expect(existsSync(memoryFile)).toBe(false);
+    expect(await run('accept 5')).toBe('Usage: /memory accept N (1–1) or /memory accept all');
+    expect(await run('accept 1')).toBe('Remembered: Use pnpm, not npm.');
+    expect(readFileSync(memoryFile, 'utf8')).toContain('Use pnpm, not npm.');
+    expect(readFileSync(memoryFile, 'utf8')).not.toContain('vault');
+    expect(await run('inbox')).toBe('The memory inbox is empty.');
   });
 });

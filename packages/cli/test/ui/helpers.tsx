@@ -12,11 +12,12 @@ import {
   type MessageRecord,
   Session,
   type Settings,
+  type Tool,
   ToolRegistry,
   Workspace,
 } from '@kodo/core/engine';
 import { render } from 'ink-testing-library';
-import { App } from '../../src/ui/app';
+import { App, type AppProps } from '../../src/ui/app';
 import { builtinCommands } from '../../src/ui/commands/registry';
 import type { SlashCommand } from '../../src/ui/commands/types';
 import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
@@ -141,6 +142,10 @@ export interface AppHarnessOptions {
   pty?: boolean;
   /** The slash commands (default: the built-in ones). */
   commands?: SlashCommand[];
+  /** Tools registered beside the built-in ones (activate_skill, …). */
+  extraTools?: Tool[];
+  /** Further App props (custom themes, a status line, key bindings…). */
+  appProps?: Partial<AppProps>;
 }
 
 /** The App around a real Session (real tools, a temp workspace) and a scripted model. */
@@ -152,6 +157,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
   const bridge = new ConfirmationBridge();
   const questions = new QuestionBridge();
   const tools = new ToolRegistry(lazyBuiltinTools());
+  for (const tool of options.extraTools ?? []) tools.register(tool);
   const sessions: Session[] = [];
   const terminals = options.pty ? new TerminalScreens() : undefined;
   const terminal = terminals
@@ -220,6 +226,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       {...(terminals ? { terminals } : {})}
       {...(options.openEditor ? { openEditor: options.openEditor } : {})}
       onExit={(id) => exits.push(id)}
+      {...options.appProps}
     />,
   );
   return {

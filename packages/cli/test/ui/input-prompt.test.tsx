@@ -284,7 +284,11 @@ describe('ConfirmDialog', () => {
   };
 
   it('a plan approval offers the modes to return to (never yolo) and keeping on planning', async () => {
+    // React reports children that share a key (two "plan" choices) on console.error.
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { frame, answer } = await ask(plan, []);
+    expect(consoleError).not.toHaveBeenCalled();
+    consoleError.mockRestore();
     expect(frame).toContain('/tmp/plans/plan.md');
     expect(frame).toContain('1. one');
     expect(frame).toContain('… 3 more lines in the file');

@@ -40,6 +40,8 @@ function harness(overrides: { paused?: boolean; commands?: readonly SlashCommand
       toolContext: { workspace: new Workspace({ roots: [root] }) },
       agents: { list: () => [{ name: 'reviewer' }] },
       addContext: (parts) => context.push(...parts),
+      steer: (line) => log.push(`steer ${line}`),
+      takeSteering: () => [],
     },
     agent: {
       busy: false,

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueuedPrompts } from '../../src/ui/components/queued-prompts';
-import { finish, KEYS, renderApp, text } from './helpers';
+import { call, finish, KEYS, renderApp, text } from './helpers';
 
 type Harness = ReturnType<typeof renderApp>;
 let app: Harness | undefined;
@@ -21,7 +21,7 @@ const slowThenQuick = (...answers: string[]) => [
   ...answers.map((answer) => ({ chunks: [text(answer), finish()] })),
 ];
 
-describe('type-ahead queue', () => {
+describe('type-ahead queue (Tab while a turn runs)', () => {
   it('queues prompts typed while a turn runs, shows them, and sends them in order when it ends', async () => {
     const ui = renderApp({ turns: slowThenQuick('answer two', 'answer three') });
     app = ui;
@@ -29,9 +29,9 @@ describe('type-ahead queue', () => {
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('slow 1.'));
     await ui.type('two');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await ui.type('three');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await until(() => expect(ui.frame()).toContain('Queued (2)'));
     expect(ui.frame()).toMatch(/› two\n.*› three/);
     // Nothing was sent while the first turn ran.
@@ -57,9 +57,9 @@ describe('type-ahead queue', () => {
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('slow 1.'));
     await ui.type('kept');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await ui.type('dropped');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await until(() => expect(ui.frame()).toContain('Queued (2)'));
     await ui.press(KEYS.escape);
     await until(() => expect(ui.frame()).toContain('Queued (1)'));
@@ -87,9 +87,9 @@ describe('type-ahead queue', () => {
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('slow 1.'));
     await ui.type('two');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await ui.type('three');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await until(() => expect(ui.frame()).toContain('Queued (2)'));
     await ui.press(KEYS.ctrlC);
     await until(() => expect(ui.frame()).toContain('Dropped 2 queued prompts.'));
@@ -108,9 +108,9 @@ describe('type-ahead queue', () => {
     await ui.press(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('slow 1.'));
     await ui.type('/nosuchcommand');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await ui.type('after');
-    await ui.press(KEYS.enter);
+    await ui.press(KEYS.tab);
     await until(() => expect(ui.frame()).toContain('Queued (2)'));
     // An unknown command is reported when its turn comes, not sent to the model.
     expect(ui.frame()).not.toContain('Unknown command');
@@ -119,6 +119,81 @@ describe('type-ahead queue', () => {
     expect(frame.indexOf('slow-done')).toBeLessThan(frame.indexOf('Unknown command: /nosuchcommand'));
     expect(frame.indexOf('Unknown command: /nosuchcommand')).toBeLessThan(frame.indexOf('> after'));
     expect(ui.generator.requests).toHaveLength(2);
+  });
+});
+
+describe('steering (Enter while a turn runs)', () => {
+  it('a line sent while the model works joins the next request, after the tool results', async () => {
+    const ui = renderApp({
+      approvalMode: 'yolo',
+      turns: [
+        {
+          chunks: [
+            text('looking. '),
+            text('still looking. '),
+            call('list_directory', { dir_path: '.' }),
+            finish(),
+          ],
+          delayMs: 200,
+        },
+        { chunks: [text('steered answer'), finish()] },
+      ],
+    });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('looking.'));
+    await ui.type('focus on src');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Steering (1)'));
+    expect(ui.frame()).toContain('↳ focus on src');
+    await until(() => expect(ui.frame()).toContain('steered answer'));
+    expect(ui.generator.requests).toHaveLength(2);
+    const last = ui.generator.requests[1]!.contents.at(-1)!;
+    expect(last.parts.map((part) => (part.functionResponse ? 'tool result' : part.text))).toEqual([
+      'tool result',
+      'focus on src',
+    ]);
+    const frame = ui.frame();
+    expect(frame).not.toContain('Steering (');
+    // In the transcript the line sits after the tool call, before the answer it steered.
+    expect(frame.indexOf('> focus on src')).toBeGreaterThan(frame.indexOf('still looking.'));
+    expect(frame.indexOf('> focus on src')).toBeLessThan(frame.indexOf('steered answer'));
+  });
+
+  it('a turn that ends before another step sends the line as the next prompt, ahead of queued ones', async () => {
+    const ui = renderApp({ turns: slowThenQuick('answer steered', 'answer queued') });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.type('queued line');
+    await ui.press(KEYS.tab);
+    await ui.type('steered line');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Steering (1)'));
+    expect(ui.frame()).toContain('Queued (1)');
+    await until(() => expect(ui.frame()).toContain('answer queued'));
+    const sent = ui.generator.requests.map((request) => {
+      const user = request.contents.filter((content) => content.role === 'user').at(-1);
+      return user?.parts.map((part) => part.text ?? '').join('');
+    });
+    expect(sent).toEqual(['one', 'steered line', 'queued line']);
+  });
+
+  it('Ctrl+C drops steering lines with the queue', async () => {
+    const ui = renderApp({ turns: slowThenQuick('never sent') });
+    app = ui;
+    await ui.type('one');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('slow 1.'));
+    await ui.type('steer me');
+    await ui.press(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Steering (1)'));
+    await ui.press(KEYS.ctrlC);
+    await until(() => expect(ui.frame()).toContain('Dropped 1 queued prompt.'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ui.generator.requests).toHaveLength(1);
   });
 });
 
@@ -137,6 +212,11 @@ describe('QueuedPrompts', () => {
     expect(shown.lastFrame()).toContain('› first ⏎ second line');
     expect(shown.lastFrame()).toContain('! ls -la');
     shown.unmount();
+    const steering = render(<QueuedPrompts items={[]} steering={['look at src\nfirst']} width={60} />);
+    expect(steering.lastFrame()).toContain('Steering (1) · joins the turn after the current step');
+    expect(steering.lastFrame()).toContain('↳ look at src ⏎ first');
+    expect(steering.lastFrame()).not.toContain('Queued');
+    steering.unmount();
     const empty = render(<QueuedPrompts items={[]} width={60} />);
     expect(empty.lastFrame()).toBe('');
     empty.unmount();

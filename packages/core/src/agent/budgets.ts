@@ -9,7 +9,7 @@
 
 import type { UsageMetadata } from '../contracts/messages';
 import type { ApiCallObserver } from '../contracts/observers';
-import { BUILTIN_CATALOGUE, costOf, type ModelCatalogue } from '../llm/models';
+import { BUILTIN_CATALOGUE, costOf, type ModelCatalogue, priceOf } from '../llm/models';
 import { monotonicMs } from '../utils/clock';
 
 export interface BudgetLimits {
@@ -113,8 +113,16 @@ export class BudgetTracker implements ApiCallObserver {
     };
   }
 
-  /** Before a model request: money, tokens or time used up? */
-  beforeRequest(): BudgetExceeded | undefined {
+  /**
+   * Before a request to `model`: money, tokens or time used up? A dollar budget also refuses a
+   * model whose price is not known: its cost would count as nothing and the budget never trip.
+   */
+  beforeRequest(model?: string): BudgetExceeded | undefined {
+    const limit = this.limits.maxCostUsd;
+    if (limit !== undefined && model !== undefined) {
+      const refusal = unpricedModelRefusal(model, this.models);
+      if (refusal) return { budget: 'cost', limit, used: this.costUsd, message: refusal };
+    }
     return this.spent() ?? this.timeUp();
   }
 
@@ -165,6 +173,32 @@ export class BudgetTracker implements ApiCallObserver {
       message: `Time budget reached: ${seconds(elapsed)} elapsed of ${seconds(limit)} allowed.`,
     };
   }
+}
+
+/**
+ * Why a dollar budget cannot run `model` (its price is not known), in one line naming the model
+ * and the setting that gives it a price; undefined when the catalogue (overrides included) prices it.
+ */
+export function unpricedModelRefusal(
+  model: string,
+  catalogue: ModelCatalogue = BUILTIN_CATALOGUE,
+): string | undefined {
+  if (priceOf(model, catalogue) !== undefined) return undefined;
+  const where = catalogue.where?.(model) ?? guessWhere(model);
+  const key = `providers.${where.provider}.modelOverrides.${where.id}.price`;
+  return (
+    `The price of ${model} is not known, so a dollar budget (--max-budget-usd, budgets.maxBudgetUsd) cannot ` +
+    `limit its cost and nothing was sent: give it a price in settings (${key}: {"input": …, "output": …}, ` +
+    'US$ per million tokens), or run without a dollar budget.'
+  );
+}
+
+/** `provider:model` as written; a bare id names no profile. */
+function guessWhere(model: string): { provider: string; id: string } {
+  const colon = model.indexOf(':');
+  return colon > 0
+    ? { provider: model.slice(0, colon), id: model.slice(colon + 1) }
+    : { provider: '<provider>', id: model };
 }
 
 /**

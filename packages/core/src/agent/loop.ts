@@ -36,7 +36,8 @@ export type LoopOutcomeKind = LoopOutcome['kind'];
 
 /** Limits checked between steps; spending is counted by whoever observes the chat's calls. */
 export interface LoopBudget {
-  beforeRequest(): BudgetExceeded | undefined;
+  /** `model`: where the request would go (a dollar budget needs its price). */
+  beforeRequest(model: string): BudgetExceeded | undefined;
   beforeTools(count: number): BudgetExceeded | undefined;
   recordToolCalls(count: number): void;
 }
@@ -88,6 +89,8 @@ export interface AgentLoopDeps {
   budget?: LoopBudget;
   /** Makes the conversation durable at a boundary; nothing is recorded when absent. */
   record?: (boundary: LoopBoundary) => void;
+  /** Lines the person sent while the model worked, taken at each step boundary (see steering.ts). */
+  steering?: { take(): string[] };
 }
 
 export interface PromptInput {
@@ -249,6 +252,11 @@ async function* promptCycle(
       yield { type: 'user_cancelled' };
       return { kind: 'cancelled', text: '' };
     }
+    // The step boundary: what the person typed meanwhile goes in after the tool results.
+    for (const line of deps.steering?.take() ?? []) {
+      yield { type: 'steering', text: line };
+      progress.unsent.push({ text: line });
+    }
   }
 }
 
@@ -290,7 +298,7 @@ async function* beforeRequest(
     yield { type: 'max_session_turns', limit: deps.maxTurnsPerPrompt };
     return { kind: 'turn_limit', limit: deps.maxTurnsPerPrompt, scope: 'prompt' };
   }
-  const overBudget = deps.budget?.beforeRequest();
+  const overBudget = deps.budget?.beforeRequest(deps.chat.getModel());
   if (overBudget) {
     yield budgetEvent(overBudget);
     return { kind: 'budget', exceeded: overBudget };

@@ -1,12 +1,14 @@
 import type { ContentGenerator } from '../contracts/content-generator';
 import type { AgentEvent } from '../contracts/events';
+import type { GenerationConfig } from '../contracts/messages';
 import type { HookSystem } from '../hooks/hook-system';
+import type { Effort } from '../llm/effort';
 import { LoopDetector } from '../safety/loop-detection';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
 import { policyToolInfo } from '../scheduler/policy/policy';
-import { type CompletedToolCall, type ConfirmHandler, Scheduler } from '../scheduler/scheduler';
+import { type Approvals, type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
 import type { OutputLimit } from '../tools/output-limit';
-import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
 import type { AgentInvoker, ToolContext, ToolResult, ToolSpec } from '../tools/tool';
 import { AsyncQueue } from '../utils/async-queue';
 import { monotonicMs } from '../utils/clock';
@@ -26,6 +28,8 @@ export interface SubagentDefinition {
   tools?: readonly string[];
   /** Absent or `inherit`: the parent's current model. */
   model?: string;
+  /** How hard the child's model thinks; absent = the session's effort. */
+  effort?: Effort;
   maxTurns?: number;
   timeoutMs?: number;
   /** Tokens the child may use (prompt + output, over all its requests). */
@@ -55,6 +59,7 @@ export interface SubagentLimits {
 export interface SubagentOverride {
   enabled?: boolean;
   model?: string;
+  effort?: Effort;
   maxTurns?: number;
   timeoutMs?: number;
 }
@@ -100,12 +105,14 @@ export interface SubagentRunnerOptions {
   /** Sees every child request, so it counts in the parent's stats, budget and telemetry. */
   observer: ApiCallObserver;
   parentModel: () => string;
+  /** The parent's request settings (its effort, cache key); a child's own effort wins. */
+  parentConfig?: () => GenerationConfig | undefined;
   /** The parent's tools: a child's set is cut from these, never wider. */
   registry: ToolRegistry;
   policy: PolicyChecker;
   getApprovalMode: () => ApprovalMode;
-  /** The parent's approval dialog: a child's calls ask the same person. */
-  confirm?: ConfirmHandler;
+  /** The parent's approvals: a child's calls ask the same person (or, headless, nobody). */
+  approvals: Approvals;
   hooks?: HookSystem;
   outputLimit: OutputLimit;
   toolContext: ToolContext;
@@ -229,30 +236,30 @@ export class SubagentRunner implements AgentInvoker {
       policy: options.policy,
       getApprovalMode: options.getApprovalMode,
       agentPath,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      approvals: options.approvals,
       outputLimit: options.outputLimit,
       ...(options.hooks ? { hooks: options.hooks } : {}),
     });
-    const interactive = options.confirm !== undefined;
+    const { interactive } = options.approvals;
     const state = { sessionTurns: 0 };
     const loop = runAgentLoop(
       {
         chat,
         systemInstruction: () => `${definition.systemPrompt}\n\n${options.systemInstruction(definition)}`,
+        // Freeform tools (apply_patch) are declared; the wire decides whether it can carry them.
         tools: () =>
-          withoutFreeformTools(
-            registry
-              .list()
-              .filter(
-                (tool) =>
-                  !options.policy.isToolHidden?.(policyToolInfo(tool), {
-                    mode: options.getApprovalMode(),
-                    interactive,
-                    agentPath,
-                  }),
-              )
-              .map((tool) => tool.declaration()),
-          ),
+          registry
+            .list()
+            .filter(
+              (tool) =>
+                !options.policy.isToolHidden?.(policyToolInfo(tool), {
+                  mode: options.getApprovalMode(),
+                  interactive,
+                  agentPath,
+                }),
+            )
+            .map((tool) => tool.declaration()),
+        ...childConfig(definition, options.parentConfig?.()),
         async *runTools(calls, signal) {
           const queue = new AsyncQueue<AgentEvent>();
           const done = scheduler
@@ -269,7 +276,7 @@ export class SubagentRunner implements AgentInvoker {
         maxSessionTurns: -1,
         state,
         budget: {
-          beforeRequest: () => options.budget.beforeRequest() ?? own.beforeRequest(),
+          beforeRequest: (model) => options.budget.beforeRequest(model) ?? own.beforeRequest(model),
           beforeTools: (count) => options.budget.beforeTools(count) ?? own.beforeTools(count),
           recordToolCalls: (count) => {
             options.budget.recordToolCalls(count);
@@ -382,11 +389,21 @@ export function subagentDefinitions(
       {
         ...definition,
         ...(override.model !== undefined ? { model: override.model } : {}),
+        ...(override.effort !== undefined ? { effort: override.effort } : {}),
         ...(override.maxTurns !== undefined ? { maxTurns: override.maxTurns } : {}),
         ...(override.timeoutMs !== undefined ? { timeoutMs: override.timeoutMs } : {}),
       },
     ];
   });
+}
+
+/** A child's request settings: its own effort over the parent's (a `/effort` the user chose). */
+function childConfig(
+  definition: SubagentDefinition,
+  parent: GenerationConfig | undefined,
+): { generationConfig?: GenerationConfig } {
+  const effort = definition.effort ?? parent?.effort;
+  return effort ? { generationConfig: { effort } } : {};
 }
 
 /** What every subagent is told after its own prompt. */

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { EFFORTS, type Effort, isEffort } from '../llm/effort';
 import { parseFrontmatter, stringList } from '../utils/frontmatter';
 import { isRecord } from '../utils/is-record';
 import { mapModelName, mapToolName } from './claude-tools';
@@ -18,6 +19,11 @@ export interface AgentFileResult {
   definition?: AgentDefinition;
   /** Problems that did not stop the file from loading (unknown keys, unmapped tools). */
   warnings: string[];
+  /**
+   * What kodo cannot give a Claude Code plugin's agent (a tool it has no counterpart for): the
+   * person cannot fix these, so they are reported once (compat-notes.ts), not on every run.
+   */
+  notes?: string[];
   /** Why the file is not an agent. */
   error?: string;
 }
@@ -35,6 +41,7 @@ const KNOWN_KEYS = new Set([
   'mcpServers',
   'model',
   'temperature',
+  'effort',
   'max_turns',
   'maxTurns',
   'timeout_mins',
@@ -46,7 +53,6 @@ const IGNORED_KEYS = new Set([
   'skills',
   'hooks',
   'memory',
-  'effort',
   'isolation',
   'background',
   'initialPrompt',
@@ -90,20 +96,27 @@ export async function parseAgentFile(text: string, source: AgentFileSource): Pro
   const description = typeof data.description === 'string' ? data.description.trim() : '';
   if (description === '')
     return { warnings, error: `${where}: "description" is required and must be a non-empty string.` };
-  const tools = toolList(data.tools, 'tools', where, warnings);
+  const fullName = source.namePrefix ? `${source.namePrefix}:${name}` : name;
+  // A plugin's agent is not the person's to edit: what kodo cannot map becomes a note.
+  const notes: string[] = [];
+  const unmapped = source.namePrefix
+    ? { notes, where: `Plugin "${source.namePrefix}" agent "${fullName}"` }
+    : { notes: warnings, where };
+  const tools = toolList(data.tools, 'tools', where, warnings, unmapped);
   const disallowed = toolList(
     data.disallowedTools ?? data.disallowed_tools,
     'disallowedTools',
     where,
     warnings,
+    unmapped,
   );
   const model = typeof data.model === 'string' ? mapModelName(data.model) : undefined;
   const temperature =
     typeof data.temperature === 'number' && Number.isFinite(data.temperature) ? data.temperature : undefined;
+  const effort = effortOf(data.effort, where, warnings);
   const maxTurns = positiveInt(data.max_turns ?? data.maxTurns, 'max_turns', where, warnings);
   const timeout = positiveInt(data.timeout_mins, 'timeout_mins', where, warnings);
   const mcpServers = data.mcp_servers ?? data.mcpServers;
-  const fullName = source.namePrefix ? `${source.namePrefix}:${name}` : name;
   const definition: AgentDefinition = {
     name: fullName,
     ...(typeof data.display_name === 'string' ? { displayName: data.display_name } : {}),
@@ -113,6 +126,7 @@ export async function parseAgentFile(text: string, source: AgentFileSource): Pro
     ...(disallowed ? { disallowedTools: disallowed } : {}),
     ...(model ? { model } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
+    ...(effort ? { effort } : {}),
     limits: {
       maxTurns: maxTurns ?? DEFAULT_AGENT_LIMITS.maxTurns,
       timeoutMinutes: timeout ?? DEFAULT_AGENT_LIMITS.timeoutMinutes,
@@ -126,10 +140,16 @@ export async function parseAgentFile(text: string, source: AgentFileSource): Pro
       ...(source.extensionName ? { extensionName: source.extensionName } : {}),
     },
   };
-  return { definition, warnings };
+  return { definition, warnings, ...(notes.length > 0 ? { notes } : {}) };
 }
 
-function toolList(value: unknown, key: string, where: string, warnings: string[]): string[] | undefined {
+function toolList(
+  value: unknown,
+  key: string,
+  where: string,
+  warnings: string[],
+  unmapped: { notes: string[]; where: string },
+): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const entries = stringList(value);
   if (!entries) {
@@ -139,7 +159,8 @@ function toolList(value: unknown, key: string, where: string, warnings: string[]
   const names: string[] = [];
   for (const entry of entries) {
     const mapped = mapToolName(entry);
-    if (!mapped.ok) warnings.push(`${where}: ${key} entry "${entry}" dropped: ${mapped.message}.`);
+    if (!mapped.ok)
+      unmapped.notes.push(`${unmapped.where}: ${key} entry "${entry}" dropped: ${mapped.message}.`);
     else if (!names.includes(mapped.name)) names.push(mapped.name);
   }
   return names;
@@ -149,5 +170,14 @@ function positiveInt(value: unknown, key: string, where: string, warnings: strin
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
   warnings.push(`${where}: "${key}" must be a positive integer; the default is used.`);
+  return undefined;
+}
+
+/** `effort:` as kodo spells it; Claude Code's files use the same words (its `xhigh` is kodo's `max`). */
+function effortOf(value: unknown, where: string, warnings: string[]): Effort | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'xhigh') return 'max';
+  if (isEffort(value)) return value;
+  warnings.push(`${where}: "effort" must be one of ${EFFORTS.join(', ')}; ignored.`);
   return undefined;
 }

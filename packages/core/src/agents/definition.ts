@@ -1,3 +1,4 @@
+import type { Effort } from '../llm/effort';
 import { hasStringFields, isRecord } from '../utils/is-record';
 
 /** Where an agent definition came from; the first registration of a name wins, in this order. */
@@ -22,6 +23,8 @@ export interface AgentDefinition {
   /** Model spec; undefined = the session's model. */
   model?: string;
   temperature?: number;
+  /** How hard the subagent's model thinks (`effort:` in the file); undefined = the session's. */
+  effort?: Effort;
   limits: { maxTurns: number; timeoutMinutes: number };
   /** The single input parameter the model fills (`objective`, `request`, `query`). */
   inputName: string;

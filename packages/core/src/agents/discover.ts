@@ -15,6 +15,8 @@ export interface AgentDiscovery {
   warnings: string[];
   /** Project agents that are new or changed since acknowledged: not loaded. */
   unacknowledged: PendingAgent[];
+  /** What kodo cannot give plugin agents (AgentFileResult.notes): reported once, not each run. */
+  notes: string[];
 }
 
 export interface AgentDiscoveryOptions {
@@ -41,6 +43,7 @@ export async function discoverAgents(
   const agents: AgentDefinition[] = [...(options.builtins ?? BUILTIN_AGENTS)];
   const warnings: string[] = [];
   const unacknowledged: PendingAgent[] = [];
+  const notes: string[] = [];
   const seen = new Set<string>();
   const cache = options.cache ?? ParsedFileCache.disabled();
   const fs = options.fs ?? nodeDiscoveryFs;
@@ -57,6 +60,7 @@ export async function discoverAgents(
       }
       const { result, hash } = read;
       warnings.push(...result.warnings);
+      notes.push(...(result.notes ?? []));
       if (!result.definition) {
         warnings.push(`Agent loading error: Failed to load agent from ${path}: ${result.error}`);
         continue;
@@ -79,7 +83,7 @@ export async function discoverAgents(
       agents.push(result.definition);
     }
   }
-  return { agents, warnings, unacknowledged };
+  return { agents, warnings, unacknowledged, notes };
 }
 
 interface AgentRead {
@@ -126,6 +130,11 @@ function isAgentRead(value: unknown): value is AgentRead {
   const { result, hash } = value;
   if (hash !== null && typeof hash !== 'string') return false;
   if (!Array.isArray(result.warnings) || !result.warnings.every((line) => typeof line === 'string'))
+    return false;
+  if (
+    result.notes !== undefined &&
+    !(Array.isArray(result.notes) && result.notes.every((line) => typeof line === 'string'))
+  )
     return false;
   const definition = result.definition;
   if (definition === undefined) return typeof result.error === 'string';

@@ -38,3 +38,10 @@ export function isCustomCommand(value: unknown): value is CustomCommand {
 }
 
 export type CommandSource = Pick<CustomCommand, 'scope' | 'extensionName' | 'extensionPath'>;
+
+/** The `<plugin>:<name>` a plugin command also answers to (its name when that is unique). */
+export function qualifiedCommandName(command: CustomCommand): string | undefined {
+  return command.scope === 'plugin' && command.extensionName
+    ? `${command.extensionName}:${command.baseName}`
+    : undefined;
+}

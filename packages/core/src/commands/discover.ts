@@ -14,8 +14,10 @@ export interface CommandDiscovery {
 /**
  * Reads every command in `dirs` and names them. Built-in commands (`reserved`) keep their names.
  * A clash between scopes renames every party with its source (`user.sync`, `workspace.sync`,
- * `<extension>:sync`), as Gemini CLI does; Claude Code plugin commands are always
- * `<plugin>:<name>`. Inside one scope the later folder's file wins, with a warning.
+ * `<extension>:sync`), as Gemini CLI does. A Claude Code plugin's command answers to its own name
+ * when that is unique and to `<plugin>:<name>` only on a clash, as in Claude Code (where the
+ * plugin yields: the other command keeps the plain name). Inside one scope the later folder's
+ * file wins, with a warning.
  */
 export async function discoverCommands(
   dirs: readonly CommandDir[],
@@ -51,7 +53,6 @@ export async function discoverCommands(
         warnings.push(parsed.message);
         continue;
       }
-      if (parsed.scope === 'plugin') parsed.name = `${parsed.extensionName}:${parsed.baseName}`;
       const sameScope = found.findIndex(
         (other) =>
           other.name === parsed.name &&
@@ -71,12 +72,22 @@ export async function discoverCommands(
 }
 
 function resolveConflicts(commands: CustomCommand[], reserved: ReadonlySet<string>): CustomCommand[] {
+  // Plugin commands yield: only the others count when telling whether a user, project or
+  // extension command clashes.
   const counts = new Map<string, number>();
-  for (const command of commands) counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
+  const pluginCounts = new Map<string, number>();
+  for (const command of commands) {
+    const tally = command.scope === 'plugin' ? pluginCounts : counts;
+    tally.set(command.name, (tally.get(command.name) ?? 0) + 1);
+  }
   const taken = new Set<string>();
   const out: CustomCommand[] = [];
   for (const command of commands) {
-    const clash = (counts.get(command.name) ?? 0) > 1 || reserved.has(command.name);
+    const others =
+      command.scope === 'plugin'
+        ? (counts.get(command.name) ?? 0) + (pluginCounts.get(command.name) ?? 0)
+        : (counts.get(command.name) ?? 0);
+    const clash = others > 1 || reserved.has(command.name);
     let name = clash ? prefixedName(command) : command.name;
     for (let suffix = 1; taken.has(name) || reserved.has(name); suffix += 1)
       name = `${command.name}${suffix}`;
@@ -93,10 +104,8 @@ function prefixedName(command: CustomCommand): string {
     case 'workspace':
       return `workspace.${command.name}`;
     case 'extension':
-      return `${command.extensionName}:${command.name}`;
     case 'plugin':
-      // Already `<plugin>:<name>`: only a numeric suffix can tell two apart.
-      return command.name;
+      return `${command.extensionName}:${command.name}`;
   }
 }
 

@@ -23,6 +23,9 @@ const strings = () => z.array(z.string());
 const wholeNumber = () => z.number().int();
 const positiveWhole = () => z.number().int().positive();
 
+/** How hard the model thinks (llm/effort.ts). */
+const effortSchema = z.enum(['off', 'low', 'medium', 'high', 'max']);
+
 const modelSchema = group({
   name: z.string(),
   maxSessionTurns: wholeNumber(),
@@ -41,6 +44,7 @@ const modelSchema = group({
   topP: z.number().min(0).max(1),
   topK: positiveWhole(),
   maxOutputTokens: positiveWhole(),
+  effort: effortSchema,
 });
 
 /** `providers.<name>.modelOverrides.<model>`: what the catalogue does not know, or knows wrong. */
@@ -200,6 +204,7 @@ const agentOverrideSchema = group({
   model: z.string(),
   maxTurns: positiveWhole(),
   maxTimeMinutes: z.number().positive(),
+  effort: effortSchema,
 });
 
 export const settingsSchema = group({
@@ -208,8 +213,14 @@ export const settingsSchema = group({
   security: securitySchema,
   admin: adminSchema,
   output: group({ format: z.enum(['text', 'json', 'stream-json']) }),
+  /** Claude Code's place for the command-backed status line (`ui.statusLine` too, as Qwen Code). */
+  statusLine: group({ type: z.enum(['command']), command: z.string(), padding: z.number().int().min(0) }),
+  /** Gemini CLI's first place for custom themes (now `ui.customThemes`). */
+  customThemes: z.record(z.string(), z.looseObject({})),
   ui: group({
     theme: z.string(),
+    customThemes: z.record(z.string(), z.looseObject({})),
+    statusLine: group({ type: z.enum(['command']), command: z.string(), padding: z.number().int().min(0) }),
     hideBanner: z.boolean(),
     hideTips: z.boolean(),
     hideFooter: z.boolean(),
@@ -239,6 +250,8 @@ export const settingsSchema = group({
       temperature: z.number().min(0).max(2),
       topP: z.number().min(0).max(1),
       topK: positiveWhole(),
+      effort: effortSchema,
+      wireApi: z.enum(['responses', 'chat']),
       modelOverrides: z.record(z.string(), modelOverrideSchema),
     }),
   ),

@@ -17,6 +17,10 @@ export interface Settings {
   admin?: AdminSettings;
   output?: { format?: 'text' | 'json' | 'stream-json' };
   ui?: UiSettings;
+  /** Claude Code's place for the status line; `ui.statusLine` is read too. */
+  statusLine?: StatusLineSettings;
+  /** Gemini CLI's first place for custom themes (now `ui.customThemes`). */
+  customThemes?: Record<string, Record<string, unknown>>;
   telemetry?: TelemetrySettings;
   context?: ContextSettings;
   tools?: ToolsSettings;
@@ -65,7 +69,14 @@ export interface ModelSettings {
   /** Sent to Gemini, Anthropic and OpenAI-compatible servers other than OpenAI's own API. */
   topK?: number;
   maxOutputTokens?: number;
+  /**
+   * How hard the model thinks: `off`, `low`, `medium`, `high`, `max` (docs/providers.md has what
+   * each family gets). Unset = what the vendor's own agent uses. `--effort` and `/effort` win.
+   */
+  effort?: SettingsEffort;
 }
+
+export type SettingsEffort = 'off' | 'low' | 'medium' | 'high' | 'max';
 
 export type SettingsApprovalMode = 'default' | 'auto_edit' | 'plan';
 
@@ -101,8 +112,18 @@ export interface AdminSettings {
   skills?: { enabled?: boolean };
 }
 
+/** A status line whose text a command prints (Claude Code's `statusLine`). */
+export interface StatusLineSettings {
+  type?: 'command';
+  command?: string;
+  padding?: number;
+}
+
 export interface UiSettings {
   theme?: string;
+  /** Gemini CLI custom themes by name (docs/habits.md). */
+  customThemes?: Record<string, Record<string, unknown>>;
+  statusLine?: StatusLineSettings;
   hideBanner?: boolean;
   hideTips?: boolean;
   hideFooter?: boolean;
@@ -225,6 +246,10 @@ export interface ProviderProfileSettings {
   temperature?: number;
   topP?: number;
   topK?: number;
+  /** This provider's effort; wins over `model.effort`, `--effort` wins over it. */
+  effort?: SettingsEffort;
+  /** `type: "openai"` only: `responses` or `chat`; unset = by the server and model (docs/providers.md). */
+  wireApi?: string;
   /**
    * Per model id: windows, output limits, prices and capabilities that win over kodo's catalogue
    * (models.dev), or describe a model it does not list (`kodo models` shows them).
@@ -359,4 +384,5 @@ export interface AgentOverrideSettings {
   model?: string;
   maxTurns?: number;
   maxTimeMinutes?: number;
+  effort?: SettingsEffort;
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { isRecord } from '../utils/is-record';
-import { jsonErrorDetail } from '../utils/json-location';
+import { parseJsonc } from '../utils/jsonc';
 import { expandEnvInSettings } from './env-expand';
 import { geminiHome, kodoHome } from './paths';
 import { checkSettings, setOwn } from './settings-check';
@@ -116,10 +116,9 @@ function readJsonFile(path: string): Record<string, unknown> | undefined {
   }
   let value: unknown;
   try {
-    value = JSON.parse(stripJsonComments(text));
+    value = parseJsonc(text);
   } catch (error) {
-    const detail = jsonErrorDetail(text, { jsonc: true }, (error as Error).message);
-    throw new SettingsError(`Invalid settings file ${path}: ${detail}`);
+    throw new SettingsError(`Invalid settings file ${path}: ${(error as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new SettingsError(`Invalid settings file ${path}: the top level must be an object`);
@@ -169,38 +168,4 @@ function mergeArrays(path: readonly string[], base: unknown[], override: unknown
   if (path.length === 2 && path[0] === 'hooks') return [...base, ...override];
   if (UNION_ARRAYS.has(path.join('.'))) return [...new Set([...base, ...override])];
   return override;
-}
-
-/** Removes `//` and `/* *\/` comments and trailing commas outside strings (JSON with comments). */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i]!;
-    const next = text[i + 1];
-    if (inString) {
-      out += char;
-      if (char === '\\') {
-        out += next ?? '';
-        i += 1;
-      } else if (char === '"') {
-        inString = false;
-      }
-      continue;
-    }
-    if (char === '"') {
-      inString = true;
-      out += char;
-    } else if (char === '/' && next === '/') {
-      while (i < text.length && text[i] !== '\n') i += 1;
-      out += '\n';
-    } else if (char === '/' && next === '*') {
-      i += 2;
-      while (i < text.length && !(text[i] === '*' && text[i + 1] === '/')) i += 1;
-      i += 1;
-    } else {
-      out += char;
-    }
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
 }

@@ -7,6 +7,8 @@ const MAX_IMPORT_DEPTH = 5;
 export interface ImportOptions {
   /** Directories imported files must lie inside (project root, home config dir…). */
   allowedRoots: readonly string[];
+  /** Told the absolute path of each file an import brought in. */
+  onImported?: (path: string) => void;
 }
 
 /**
@@ -77,6 +79,7 @@ async function importOne(
   } catch (error) {
     return `<!-- Import failed: ${wanted} - ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} -->`;
   }
+  options.onImported?.(target);
   const expanded = await expandImports(content, target, options, [...chain, target]);
   return `<!-- Imported from: ${wanted} -->\n${expanded.trim()}\n<!-- End of import from: ${wanted} -->`;
 }

@@ -5,7 +5,7 @@ import { pathIdentity } from '../utils/fs-read';
 import { expandImports } from './imports';
 
 /** Context file names looked for everywhere, primary first (`context.fileName` adds in front). */
-export const DEFAULT_CONTEXT_FILE_NAMES = ['KODO.md', 'AGENTS.md', 'GEMINI.md'];
+export const DEFAULT_CONTEXT_FILE_NAMES = ['KODO.md', 'AGENTS.md', 'GEMINI.md', 'CLAUDE.md'];
 
 export interface ProjectMemoryOptions {
   fileNames: readonly string[];
@@ -113,13 +113,15 @@ export class ProjectMemory {
   }
 
   private async readAll(paths: string[]): Promise<ContextFile[]> {
-    const files: ContextFile[] = [];
+    const files: (ContextFile & { real: string })[] = [];
+    // Files another one imports (CLAUDE.md holding `@AGENTS.md`) are read once, inside it.
+    const imported = new Set<string>();
     // This runs before the first request. Most candidates do not exist, and the ones that do are
     // small: read synchronously, each costs microseconds, where an asynchronous read is four
     // thread-pool round trips (open, stat, read, close) of ~0.2 ms each.
     for (const path of paths.filter((candidate) => existsSync(candidate))) {
       const real = pathIdentity(path);
-      if (this.seen.has(real)) continue;
+      if (this.seen.has(real) || imported.has(real)) continue;
       let content: string;
       try {
         content = readFileSync(path, 'utf8');
@@ -128,10 +130,13 @@ export class ProjectMemory {
       }
       this.seen.add(real);
       const allowedRoots = [...this.options.workspaceRoots, ...this.options.globalDirs, dirname(path)];
-      const expanded = await expandImports(content, resolve(path), { allowedRoots });
-      if (expanded.trim() !== '') files.push({ path, content: expanded.trim() });
+      const expanded = await expandImports(content, resolve(path), {
+        allowedRoots,
+        onImported: (target) => imported.add(pathIdentity(target)),
+      });
+      if (expanded.trim() !== '') files.push({ path, content: expanded.trim(), real });
     }
-    return files;
+    return files.filter((file) => !imported.has(file.real)).map(({ real: _real, ...file }) => file);
   }
 }
 

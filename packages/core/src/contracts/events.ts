@@ -83,6 +83,8 @@ export type AgentEvent =
       message: string;
     }
   | { type: 'agent_execution_blocked'; reason: string }
+  /** A line the person sent while the model worked joined the next request (after the tool results). */
+  | { type: 'steering'; text: string }
   /** An event of the subagent that tool call `parentCallId` runs (`invoke_agent`). */
   | { type: 'subagent_event'; parentCallId: string; agent: string; event: AgentEvent };
 

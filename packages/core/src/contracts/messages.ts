@@ -71,7 +71,26 @@ export interface GenerationConfig {
   maxOutputTokens?: number;
   /** Ask thinking-capable models to include their thoughts. */
   includeThoughts?: boolean;
+  /** Tokens the model may think (Gemini 2.5, Anthropic); 0 = no thinking where the model allows. */
   thinkingBudget?: number;
+  /** Gemini 3's thinking level. */
+  thinkingLevel?: 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
+  /** OpenAI's reasoning effort. */
+  reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  /**
+   * kodo's one effort setting (llm/effort.ts); the router turns it into the fields above for the
+   * model's family. Undefined = what the vendor's own agent uses.
+   */
+  effort?: 'off' | 'low' | 'medium' | 'high' | 'max';
+  /** A call outside the conversation (compression, a tool's one-shot call): think little. */
+  utility?: boolean;
+  /** Groups requests that share a prefix (the session id): OpenAI's `prompt_cache_key`. */
+  cacheKey?: string;
+  /**
+   * Structured output: the answer must be JSON matching this JSON Schema. Each provider asks in
+   * its native way (`llm/structured-output/`); such a request offers no tools.
+   */
+  responseJsonSchema?: Record<string, unknown>;
 }
 
 export interface GenerateRequest {

@@ -56,6 +56,11 @@ export type PreparedCommand =
       fds?: number[];
       /** False when an automatic sandbox could not start here and the command runs as is. */
       sandboxed: boolean;
+      /**
+       * Call once the command has ended (with everything it started), or was never spawned: the
+       * sandbox then removes what it made in the project for it (empty mount points). Idempotent.
+       */
+      release?: () => void;
     }
   | { ok: false; message: string };
 

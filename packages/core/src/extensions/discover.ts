@@ -177,6 +177,7 @@ function readGemini(
     ...(hooks ? { rawHooks: hooks } : {}),
     ...(fs.existsSync(join(path, 'policies')) ? { policiesDir: join(path, 'policies') } : {}),
     settings: manifest.settings,
+    ...(manifest.themes && manifest.themes.length > 0 ? { themes: manifest.themes } : {}),
   };
 }
 

@@ -50,6 +50,8 @@ export interface Extensibility {
   /** Project agents held back: new or changed since the person acknowledged them. */
   unacknowledgedAgents: PendingAgent[];
   warnings: string[];
+  /** What kodo cannot give a plugin (compat-notes.ts): shown once, then kept for `kodo doctor`. */
+  notes: string[];
 }
 
 /** A bad `-e` name: the run stops (exit 42), as in Gemini CLI. */
@@ -69,6 +71,7 @@ export interface DiscoveredFiles {
   agents: AgentDefinition[];
   unacknowledgedAgents: PendingAgent[];
   warnings: string[];
+  notes: string[];
 }
 
 /**
@@ -88,5 +91,6 @@ export function finishExtensibility(found: DiscoveredFiles, options: Extensibili
     agents: found.agents,
     unacknowledgedAgents: found.unacknowledgedAgents,
     warnings,
+    notes: found.notes,
   };
 }

@@ -36,6 +36,8 @@ export interface Extension {
   /** Its `policies/` folder, when present. */
   policiesDir?: string;
   settings: ExtensionSettingDecl[];
+  /** Gemini CLI custom theme objects from its manifest, as written (the UI maps them). */
+  themes?: Record<string, unknown>[];
 }
 
 /**

@@ -34,6 +34,7 @@ export { enabledSkills, findSkill } from '../skills/enabled';
 export { skillDirs } from '../skills/locations';
 export { skillsPromptSection } from '../skills/prompt';
 export { parseSkillFile } from '../skills/skill-file';
+export { compatNotesFile, readCompatNotes, recordCompatNotes } from './compat-notes';
 export { consentText } from './consent';
 export { discoverExtensions, loadExtensionDir } from './discover';
 export { ExtensionEnablement } from './enablement';
@@ -46,6 +47,7 @@ export {
   type InstalledExtension,
   installExtension,
   isGitSource,
+  pluginAgentNotes,
   type UpdateOutcome,
   uninstallExtension,
   updateExtension,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 // fs/promises is taken in each function: discovery, on the way to the first request, shares this chunk.
+import { discoverAgents } from '../agents/discover';
 import { fsPromises } from '../utils/fs-async';
 import { consentText } from './consent';
 import { discoverExtensions, loadExtensionDir } from './discover';
@@ -40,6 +41,8 @@ export interface InstallRequest {
 /** An installed extension and the declared settings still without a value. */
 export interface InstalledExtension extends Extension {
   missingSettings: ExtensionSettingDecl[];
+  /** What kodo cannot give a plugin's agents (pluginAgentNotes), read before the files moved. */
+  notes: string[];
 }
 
 const GIT_PREFIXES = [
@@ -123,6 +126,7 @@ export async function installExtension(request: InstallRequest): Promise<Install
       const value = request.askSetting ? await request.askSetting(setting, extension) : undefined;
       if (value !== undefined && value !== '') answers.push({ setting, value });
     }
+    const notes = await pluginAgentNotes(extension);
     await rename(staging, target);
     const place = { name: extension.name, installDir: target, cwd: request.cwd, env: request.env };
     for (const { setting, value } of answers) writeSetting(place, setting, value, 'user');
@@ -132,6 +136,7 @@ export async function installExtension(request: InstallRequest): Promise<Install
       installDir: target,
       path: request.link ? extension.path : target,
       missingSettings: missing,
+      notes,
     };
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -245,6 +250,25 @@ export async function updateExtension(options: {
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * What kodo cannot give a Claude Code plugin's agents (tools it has no counterpart for), one line
+ * each, as a run reports them (AgentFileResult.notes); none for a Gemini CLI extension.
+ */
+export async function pluginAgentNotes(extension: Extension): Promise<string[]> {
+  if (extension.kind !== 'claude-plugin') return [];
+  const found = await discoverAgents(
+    extension.agentDirs.map((dir) => ({
+      dir,
+      scope: 'extension' as const,
+      format: 'claude' as const,
+      extensionName: extension.name,
+      namePrefix: extension.name,
+    })),
+    { builtins: [] },
+  );
+  return found.notes;
 }
 
 /** The names of the commands, skills, agents and policies an extension's folders hold. */

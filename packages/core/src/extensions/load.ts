@@ -93,6 +93,7 @@ async function discoverFiles(options: ExtensibilityOptions, fs: DiscoveryFs): Pr
     agents: agents.agents,
     unacknowledgedAgents: agents.unacknowledged,
     warnings,
+    notes: agents.notes,
   };
 }
 

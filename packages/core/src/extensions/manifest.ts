@@ -24,6 +24,8 @@ export interface GeminiManifest {
   contextFileNames?: string[];
   excludeTools: string[];
   settings: ExtensionSettingDecl[];
+  /** Gemini CLI custom theme objects (the UI reads them; offered as `<theme> (<extension>)`). */
+  themes?: Record<string, unknown>[];
 }
 
 export interface ClaudePluginManifest {
@@ -83,6 +85,7 @@ export function parseGeminiManifest(text: string, file: string): Parsed<GeminiMa
       ...(contextFileNames ? { contextFileNames } : {}),
       excludeTools: strings(value.excludeTools),
       settings: Array.isArray(value.settings) ? value.settings.filter(isSettingDecl) : [],
+      ...(Array.isArray(value.themes) ? { themes: value.themes.filter(isRecord) } : {}),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { LazyTool } from '../tools/tool';
 import type { Extensibility, ExtensibilityOptions } from './extensibility';
 
 export { skillsPromptSection } from '../skills/prompt';
+export { compatNotesFile, readCompatNotes, recordCompatNotes } from './compat-notes';
 export { ExtensionSelectionError } from './extensibility';
 
 /**

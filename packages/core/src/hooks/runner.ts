@@ -46,7 +46,13 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
   const started = monotonicMs();
   // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its stdin is a
   // socket (it takes that for an rsh login) unless SHLVL says it is nested.
-  let command: { file: string; args: string[]; env: NodeJS.ProcessEnv; fds?: number[] } = {
+  let command: {
+    file: string;
+    args: string[];
+    env: NodeJS.ProcessEnv;
+    fds?: number[];
+    release?: () => void;
+  } = {
     file: 'bash',
     args: ['--norc', '-c', options.command],
     env: options.env,
@@ -66,10 +72,19 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
         stdio: ['pipe', 'pipe', 'pipe', ...(command.fds ?? [])],
       });
     } catch (error) {
+      command.release?.();
       resolve(failedStart(error, started));
       return;
     } finally {
       closeLaunchFds(command);
+    }
+    // The hook's process ended (its sandbox with it): what the sandbox made for it can go. Not
+    // when the result is in: a stopped hook is still being killed then.
+    if (command.release) {
+      child.once('exit', command.release);
+      child.once('error', () => {
+        if (child.pid === undefined) command.release?.();
+      });
     }
     const output = { stdout: '', stderr: '' };
     let endedBy: HookProcessResult['endedBy'] = 'exit';

@@ -8,12 +8,16 @@ export const CATALOGUE_UPDATED = '2026-11-20';
 /** Where the data came from. */
 export const CATALOGUE_SOURCE = "npm @earendil-works/pi-ai@1.6.0 (models.dev data)";
 export const CATALOGUE_LINES = `
+anthropic|claude-3-5-haiku|claude-haiku|200000|8192|it|0.8|4|0.08|1
+anthropic|claude-3-7-sonnet|claude-sonnet|200000|64000|rit|3|15|0.3|3.75
 anthropic|claude-fable-5|claude-fable|1000000|128000|rit|10|50|1|12.5
 anthropic|claude-fable-5-1|claude-fable|1000000|128000|rit|10|50|0.25|12.5
 anthropic|claude-fable-5-2|claude-fable|1000000|128000|rit|8|40|0.2|10
 anthropic|claude-haiku-4-5|claude-haiku|200000|64000|rit|1|5|0.1|1.25
 anthropic|claude-haiku-4-5-20251001|claude-haiku|200000|64000|rit|1|5|0.1|1.25
 anthropic|claude-haiku-5-5|claude-haiku|1000000|128000|rit|0.1|0.5|0.01|0.125|100000|0.5|2.5|0.05|0.625
+anthropic|claude-opus-4|claude-opus|200000|32000|rit|15|75|1.5|18.75
+anthropic|claude-opus-4-1|claude-opus|200000|32000|rit|15|75|1.5|18.75
 anthropic|claude-opus-4-5|claude-opus|200000|64000|rit|5|25|0.5|6.25
 anthropic|claude-opus-4-5-20251101|claude-opus|200000|64000|rit|5|25|0.5|6.25
 anthropic|claude-opus-4-6|claude-opus|1000000|128000|rit|5|25|0.5|6.25
@@ -21,6 +25,7 @@ anthropic|claude-opus-4-7|claude-opus|1000000|128000|rit|5|25|0.5|6.25
 anthropic|claude-opus-4-8|claude-opus|1000000|128000|rit|5|25|0.5|6.25
 anthropic|claude-opus-5|claude-opus|1000000|128000|rit|5|25|0.5|6.25
 anthropic|claude-opus-5-5|claude-opus|1000000|128000|rit|4|20|0.2|5
+anthropic|claude-sonnet-4|claude-sonnet|200000|64000|rit|3|15|0.3|3.75
 anthropic|claude-sonnet-4-5|claude-sonnet|200000|64000|rit|3|15|0.3|3.75
 anthropic|claude-sonnet-4-5-20250929|claude-sonnet|200000|64000|rit|3|15|0.3|3.75
 anthropic|claude-sonnet-4-6|claude-sonnet|1000000|128000|rit|3|15|0.3|3.75
@@ -28,11 +33,13 @@ anthropic|claude-sonnet-5|claude-sonnet|1000000|128000|rit|2|10|0.2|2.5
 anthropic|claude-sonnet-5-5|claude-sonnet|1000000|128000|rit|2|10|0.1|2.5
 gemini|deep-research-max-preview-04-2026|deep-research-max|1048576|65536|rit|2|12|0.2||200000|4|18|0.4
 gemini|deep-research-preview-04-2026|deep-research|1048576|65536|rit|2|12|0.2||200000|4|18|0.4
+gemini|gemini-2.0-flash|gemini-flash|1048576|8192|it|0.1|0.4|0.025
 gemini|gemini-2.5-computer-use-preview-10-2025|gemini-computer-use|128000|64000|rit|1.25|10
 gemini|gemini-2.5-flash|gemini-flash|1048576|65536|rit|0.3|2.5|0.03
 gemini|gemini-2.5-flash-lite|gemini-flash-lite|1048576|65536|rit|0.1|0.4|0.01
 gemini|gemini-2.5-pro|gemini-pro|1048576|65536|rit|1.25|10|0.125||200000|2.5|15|0.25
 gemini|gemini-3-flash-preview|gemini-flash|1048576|65536|rit|0.5|3|0.05
+gemini|gemini-3-pro-preview|gemini-pro|1048576|65536|rit|2|12|0.2||200000|4|18|0.4
 gemini|gemini-3.1-flash-lite|gemini-flash-lite|1048576|65536|rit|0.25|1.5|0.025
 gemini|gemini-3.1-flash-lite-preview|gemini-flash-lite|1048576|65536|rit|0.25|1.5|0.025
 gemini|gemini-3.1-pro-preview|gemini-pro|1048576|65536|rit|2|12|0.2||200000|4|18|0.4

@@ -47,4 +47,9 @@ export interface ModelInfo {
 export interface ModelCatalogue {
   /** The model a spec names (`openai:gpt-5`, `local:qwen3-coder`, `gemini-2.5-pro`), if known. */
   info(spec: string): ModelInfo | undefined;
+  /**
+   * The provider profile and model id whose `providers.<provider>.modelOverrides.<id>` describe
+   * the spec (to tell a person where to set what the catalogue does not know).
+   */
+  where?(spec: string): { provider: string; id: string } | undefined;
 }

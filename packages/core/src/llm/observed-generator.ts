@@ -37,3 +37,18 @@ export function observeOneShotCalls(
     },
   };
 }
+
+/**
+ * A generator whose one-shot calls are marked as utility calls (compression, web_fetch, the
+ * edit fixer): the router gives them the family's utility settings (little or no thinking,
+ * Gemini CLI's deterministic sampling) instead of the conversation's effort.
+ */
+export function utilityCalls(generator: ContentGenerator): ContentGenerator {
+  return {
+    provider: generator.provider,
+    generateContentStream: (request, signal) => generator.generateContentStream(request, signal),
+    countTokens: (request, signal) => generator.countTokens(request, signal),
+    generateContent: (request, signal) =>
+      generator.generateContent({ ...request, config: { ...request.config, utility: true } }, signal),
+  };
+}

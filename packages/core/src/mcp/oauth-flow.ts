@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { routeFetchThroughProxy } from '../net/proxy-transport';
 import type { McpServerConfig } from './config';
 import { McpOAuthProvider } from './oauth-provider';
 import type { McpOAuthStore } from './oauth-store';
@@ -47,6 +48,7 @@ export async function signInToMcpServer(options: McpSignInOptions): Promise<McpS
   if (config.oauth?.enabled === false) {
     throw new Error(`OAuth is turned off for MCP server '${config.name}' (oauth.enabled is false).`);
   }
+  await routeFetchThroughProxy();
   const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
   const state = randomBytes(24).toString('base64url');
   const listener = await listenForCallback(config.oauth?.redirectUri, state);

@@ -11,6 +11,7 @@ import type {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { routeFetchThroughProxy } from '../net/proxy-transport';
 import { loadSseTransport, type SseTransportConstructor } from './sse-transport';
 
 export interface McpSdk {
@@ -35,8 +36,16 @@ export async function loadMcpSdk(): Promise<McpSdk> {
     ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
     stdioTransport: async () =>
       (await import('@modelcontextprotocol/sdk/client/stdio.js')).StdioClientTransport,
-    streamableHttpTransport: async () =>
-      (await import('@modelcontextprotocol/sdk/client/streamableHttp.js')).StreamableHTTPClientTransport,
-    sseTransport: loadSseTransport,
+    // The HTTP transports (and the OAuth they may run) use Node's fetch: behind a proxy its
+    // dispatcher goes through it first (net/proxy-transport.ts; nothing loads without one).
+    streamableHttpTransport: async () => {
+      await routeFetchThroughProxy();
+      return (await import('@modelcontextprotocol/sdk/client/streamableHttp.js'))
+        .StreamableHTTPClientTransport;
+    },
+    sseTransport: async () => {
+      await routeFetchThroughProxy();
+      return loadSseTransport();
+    },
   };
 }

@@ -2,8 +2,8 @@ import { type Dirent, readdirSync, readFileSync, realpathSync, type Stats, statS
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { findEnvFile } from '../config/env-file';
-import { stripJsonComments } from '../config/settings';
 import { isInside } from '../tools/workspace';
+import { parseJsonc } from '../utils/jsonc';
 
 /**
  * What the trust fingerprint covers: every file of a project whose change alters what kodo runs
@@ -245,7 +245,7 @@ function settingsStrings(path: string): { commands: string[]; policies: string[]
   }
   let value: unknown;
   try {
-    value = JSON.parse(stripJsonComments(text));
+    value = parseJsonc(text);
   } catch {
     // kodo refuses to start on such a file; until it is fixed nothing it names can be known.
     throw new Unverifiable(`${path} is not valid JSON`);

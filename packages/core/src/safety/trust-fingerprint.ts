@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { stripJsonComments } from '../config/settings';
+import { parseJsonc } from '../utils/jsonc';
 import { type CoverageLimits, DEFAULT_COVERAGE_LIMITS, projectCoverage } from './trust-coverage';
 
 /**
@@ -91,7 +91,7 @@ export class TrustFingerprints {
 
   private read(): Record<string, string> {
     try {
-      const value: unknown = JSON.parse(stripJsonComments(readFileSync(this.path, 'utf8')));
+      const value: unknown = parseJsonc(readFileSync(this.path, 'utf8'));
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
       return Object.fromEntries(
         Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { geminiHome, kodoHome } from '../config/paths';
-import { stripJsonComments } from '../config/settings';
+import { parseJsonc } from '../utils/jsonc';
 
 /**
  * Trusted folders. A folder's settings, hooks, MCP servers, `.env`, custom
@@ -160,7 +160,7 @@ function readRules(file: string): TrustRule[] {
   if (text.trim() === '') return [];
   let value: unknown;
   try {
-    value = JSON.parse(stripJsonComments(text));
+    value = parseJsonc(text);
   } catch (error) {
     throw new TrustFileError(`Invalid trusted folders file ${file}: ${(error as Error).message}`);
   }

@@ -62,6 +62,16 @@ export interface ConfirmationRequest {
 /** Asks the person; absent in headless mode, where a call that needs approval is refused. */
 export type ConfirmHandler = (request: ConfirmationRequest) => Promise<ConfirmationResponse>;
 
+/**
+ * Who answers approval questions, as the front end states it: a person through its dialog, or
+ * nobody (headless), when such calls are refused. Stated once, never inferred from whether some
+ * callback happens to be present.
+ */
+export type Approvals = { interactive: true; confirm: ConfirmHandler } | { interactive: false };
+
+/** Nobody to ask: calls that need approval are refused (headless, `kodo -p`). */
+export const NO_APPROVALS: Approvals = { interactive: false };
+
 /** How the call got permission, for the session stats. */
 export type ToolDecision = 'accept' | 'reject' | 'modify' | 'auto_accept';
 
@@ -71,7 +81,7 @@ export interface ApprovalDeps {
   /** The subagents the call is made inside (the policy's `subagent` rules), outermost first. */
   agentPath?: readonly string[];
   context: ToolContext;
-  confirm?: ConfirmHandler;
+  approvals: Approvals;
   hooks?: ToolHooks;
 }
 
@@ -132,7 +142,7 @@ export async function checkApproval(deps: ApprovalDeps, subject: ApprovalSubject
   const policyInput = { ...policyToolInfo(tool), args: invocation.params };
   const verdict = await deps.policy.check(policyInput, {
     mode,
-    interactive: deps.confirm !== undefined,
+    interactive: deps.approvals.interactive,
     workspace: deps.context.workspace,
     ...(deps.agentPath ? { agentPath: deps.agentPath } : {}),
   });
@@ -148,7 +158,7 @@ export async function checkApproval(deps: ApprovalDeps, subject: ApprovalSubject
   const controlFile = mode === 'yolo' ? undefined : controlFileWritten(deps.context, tool, invocation);
   const forceAsk = subject.hookAsks || controlFile !== undefined;
   if ((verdict.decision === 'allow' || subject.requestedByUser) && !forceAsk) return { kind: 'allowed' };
-  if (!deps.confirm && controlFile !== undefined) {
+  if (!deps.approvals.interactive && controlFile !== undefined) {
     return {
       kind: 'refused',
       error: {
@@ -157,7 +167,7 @@ export async function checkApproval(deps: ApprovalDeps, subject: ApprovalSubject
       },
     };
   }
-  if (!deps.confirm) {
+  if (!deps.approvals.interactive) {
     return {
       kind: 'refused',
       error: {
@@ -166,7 +176,17 @@ export async function checkApproval(deps: ApprovalDeps, subject: ApprovalSubject
       },
     };
   }
-  return { kind: 'ask', question: { request, tool, invocation, mode, policyInput, confirm: deps.confirm } };
+  return {
+    kind: 'ask',
+    question: {
+      request,
+      tool,
+      invocation,
+      mode,
+      policyInput,
+      confirm: deps.approvals.confirm,
+    },
+  };
 }
 
 /**

@@ -29,8 +29,8 @@ import {
 import { monotonicMs } from '../utils/clock';
 import {
   type ApprovalQuestion,
+  type Approvals,
   askApproval,
-  type ConfirmHandler,
   checkApproval,
   type ToolDecision,
 } from './approval-step';
@@ -38,12 +38,14 @@ import { cancelledResponseParts, errorResponseParts, resultResponseParts } from 
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from './policy/policy';
 
 export type {
+  Approvals,
   ConfirmationOutcome,
   ConfirmationRequest,
   ConfirmationResponse,
   ConfirmHandler,
   ToolDecision,
 } from './approval-step';
+export { NO_APPROVALS } from './approval-step';
 
 export interface CompletedToolCall {
   request: ToolCallRequestInfo;
@@ -61,7 +63,8 @@ export interface SchedulerOptions {
   context: ToolContext;
   policy: PolicyChecker;
   getApprovalMode: () => ApprovalMode;
-  confirm?: ConfirmHandler;
+  /** Whether a person answers approval questions (the front end says so). */
+  approvals: Approvals;
   /** The subagents these calls are made inside, outermost first; absent for the main agent. */
   agentPath?: readonly string[];
   /** BeforeTool, AfterTool and Notification hooks. */
@@ -171,7 +174,7 @@ export class Scheduler {
   }
 
   private isHidden(spec: ToolSpec): boolean {
-    const context = { mode: this.options.getApprovalMode(), interactive: this.options.confirm !== undefined };
+    const context = { mode: this.options.getApprovalMode(), interactive: this.options.approvals.interactive };
     return this.options.policy.isToolHidden?.(policyToolInfo(spec), this.withAgentPath(context)) ?? false;
   }
 
@@ -182,7 +185,7 @@ export class Scheduler {
   /** Why a hidden tool cannot run here, and how the person can allow it. */
   private hiddenMessage(spec: ToolSpec): string {
     const mode = this.options.getApprovalMode();
-    const interactive = this.options.confirm !== undefined;
+    const { interactive } = this.options.approvals;
     const askingWouldHelp =
       !interactive &&
       !(
@@ -209,9 +212,17 @@ export class Scheduler {
     const { request } = state;
     const spec = this.options.registry.get(request.name);
     if (spec && this.isHidden(spec)) {
-      // The model was never offered this tool (policy denies every call of it). Saying "not
-      // found" would send the person looking for a missing tool: say what refused it instead.
-      this.finishError(state, { type: 'policy_violation', message: this.hiddenMessage(spec) });
+      // The model was never offered this tool (policy denies every call of it). As in Gemini
+      // CLI, the model is told it does not exist (with the nearest offered names), so it works
+      // with what it has; the person is shown what refused it and how to allow it.
+      const offered = (tool: ToolSpec) => !this.isHidden(tool);
+      this.finish(
+        state,
+        'error',
+        errorResponseParts(request, this.options.registry.notFoundMessage(request.name, offered)),
+        this.hiddenMessage(spec),
+        { error: { type: 'tool_not_registered', message: this.hiddenMessage(spec) } },
+      );
       return 'ok';
     }
     let tool: Tool | undefined;
@@ -227,7 +238,7 @@ export class Scheduler {
     if (!tool) {
       this.finishError(state, {
         type: 'tool_not_registered',
-        message: this.options.registry.notFoundMessage(request.name),
+        message: this.options.registry.notFoundMessage(request.name, (tool) => !this.isHidden(tool)),
       });
       return 'ok';
     }

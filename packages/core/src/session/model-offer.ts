@@ -2,7 +2,7 @@ import type { SubagentRunner } from '../agent/subagents';
 import type { FunctionDeclaration } from '../contracts/messages';
 import { buildSystemPrompt } from '../prompts/system-prompt';
 import { type ApprovalMode, type PolicyChecker, policyToolInfo } from '../scheduler/policy/policy';
-import { type ToolRegistry, withoutFreeformTools } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
 import type { DeferredTools } from './deferred-tools';
 import type { SessionOptions } from './session-types';
 import { declarationsFor, type ToolProfile } from './tool-profile';
@@ -59,9 +59,11 @@ export function modelOffer(context: {
             !policy.isToolHidden?.(policyToolInfo(tool), { mode: context.approvalMode(), interactive }),
         );
       const declared = context.deferred ? context.deferred.select(visible) : visible;
+      // Freeform tools (apply_patch) are declared too: each wire API sends them where it can
+      // (the Responses API's custom tools) and leaves them out elsewhere (llm/providers/freeform.ts).
       return declarationsFor(
         context.profile(),
-        withoutFreeformTools(declared.map((tool) => tool.declaration())),
+        declared.map((tool) => tool.declaration()),
       );
     },
   };

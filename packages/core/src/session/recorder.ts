@@ -4,7 +4,7 @@ import type { Content, Part, UsageMetadata } from '../contracts/messages';
 import type { CompletedToolCall } from '../scheduler/scheduler';
 import type { TodoItem } from '../tools/tool';
 import { newSessionId } from '../utils/ids';
-import { projectHash } from './project-hash';
+import { projectHash } from '../utils/project-hash';
 import {
   type ImportedFrom,
   type MessageRecord,

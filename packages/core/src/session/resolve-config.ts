@@ -3,6 +3,7 @@ import type { RetryPolicy } from '../agent/retry';
 import type { SubagentLimits, SubagentOverride } from '../agent/subagents';
 import type { ProviderProfileSettings, Settings, ToolsSettings } from '../config/settings-types';
 import { DEFAULT_CONTEXT_FILE_NAMES } from '../context/memory-files';
+import type { Effort } from '../llm/effort';
 import type { SamplingSettings } from '../llm/providers/registry';
 import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions } from '../safety/loop-detection';
 import type { ApprovalMode } from '../scheduler/policy/policy';
@@ -33,6 +34,8 @@ export interface ConfigArgs {
   approvalMode?: ApprovalMode | undefined;
   /** From `--max-*`; each wins over its setting. */
   budgets?: BudgetLimits | undefined;
+  /** `--effort`: wins over `model.effort` and every profile's. */
+  effort?: Effort | undefined;
 }
 
 export interface ConfigContext {
@@ -49,6 +52,10 @@ export interface ResolvedConfig {
   providers?: Record<string, ProviderProfileSettings>;
   /** `model.temperature`, `model.topP`, `model.topK`, `model.maxOutputTokens`; absent = none set. */
   sampling?: SamplingSettings;
+  /** `model.effort`; a profile's own wins over it. */
+  effort?: Effort;
+  /** `--effort`: wins over every profile's. */
+  effortOverride?: Effort;
   memory: { fileNames: string[]; boundaryMarkers: string[] };
   /** `tools.exclude`, `tools.allowed`, `tools.core`: rules for the policy engine. */
   toolPolicy: Pick<ToolsSettings, 'exclude' | 'allowed' | 'core' | 'confirmationRequired'>;
@@ -105,6 +112,8 @@ export function resolveConfig(
     model: args.model ?? env.KODO_MODEL ?? env.GEMINI_MODEL ?? model.name ?? DEFAULT_MODEL,
     ...(settings.providers ? { providers: settings.providers } : {}),
     ...(sampling ? { sampling } : {}),
+    ...(model.effort ? { effort: model.effort } : {}),
+    ...(args.effort ? { effortOverride: args.effort } : {}),
     memory: {
       fileNames: contextFileNames(settings),
       boundaryMarkers: settings.context?.memoryBoundaryMarkers ?? ['.git'],
@@ -224,6 +233,7 @@ function agentOptions(settings: Settings): Pick<ResolvedConfig['session'], 'agen
       {
         ...(override.enabled !== undefined ? { enabled: override.enabled } : {}),
         ...(override.model !== undefined ? { model: override.model } : {}),
+        ...(override.effort !== undefined ? { effort: override.effort } : {}),
         ...(override.maxTurns !== undefined ? { maxTurns: override.maxTurns } : {}),
         ...(override.maxTimeMinutes !== undefined ? { timeoutMs: override.maxTimeMinutes * 60_000 } : {}),
       },

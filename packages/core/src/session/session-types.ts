@@ -115,6 +115,8 @@ export const DEFAULT_MAX_TURNS_PER_PROMPT = 100;
  */
 export type SessionChange =
   | { type: 'model_changed'; from: string; to: string }
+  /** The approval mode switched (keys, a tool such as exit_plan_mode, ACP, the SDK). */
+  | { type: 'approval_mode_changed'; from: ApprovalMode; to: ApprovalMode; source: ApprovalModeSource }
   | { type: 'context_added'; parts: Part[] }
   | {
       type: 'history_replaced';

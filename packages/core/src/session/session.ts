@@ -15,19 +15,20 @@ import { attachDiscoveredContext } from '../context/jit-context';
 import { DEFAULT_MASKING } from '../context/masking';
 import type { ProjectMemory } from '../context/memory-files';
 import type { AgentEvent, ToolCallRequestInfo } from '../contracts/events';
-import type { Content, Part } from '../contracts/messages';
+import type { Content, GenerationConfig, Part } from '../contracts/messages';
 import type { HookSystem } from '../hooks/hook-system';
 import type { ModelSteps } from '../hooks/model-steps';
 import { PromptHooks } from '../hooks/prompt-hooks';
 import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
+import type { Effort } from '../llm/effort';
 import { BUILTIN_CATALOGUE } from '../llm/models';
-import { observeOneShotCalls } from '../llm/observed-generator';
+import { observeOneShotCalls, utilityCalls } from '../llm/observed-generator';
 import { environmentContext } from '../prompts/environment';
 import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoints';
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
-import { type CompletedToolCall, Scheduler } from '../scheduler/scheduler';
+import { type Approvals, type CompletedToolCall, NO_APPROVALS, Scheduler } from '../scheduler/scheduler';
 import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
@@ -42,12 +43,14 @@ import {
   type ApprovalModeSource,
   decideApprovalMode,
 } from './approval-mode-gate';
+import { type ContextBreakdown, computeContextBreakdown } from './context-breakdown';
 import { DeferredTools, withToolSearch } from './deferred-tools';
 import { modelOffer } from './model-offer';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import { DEFAULT_MAX_TURNS_PER_PROMPT, type SessionChange, type SessionOptions } from './session-types';
 import { SessionStats } from './stats';
 import { statsCost } from './stats-cost';
+import { SteeringInbox } from './steering';
 import { toolModelClient } from './tool-model-client';
 import { plannedWindow, toolProfileFor } from './tool-profile';
 import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
@@ -86,14 +89,22 @@ export class Session {
   private readonly recorder: TurnRecorder | undefined;
   private readonly loopState: LoopState = { sessionTurns: 0 };
   private readonly loopDeps: Omit<AgentLoopDeps, 'promptHooks' | 'record'>;
+  /**
+   * The conversation's request settings: the caller's, the session id as the prompt-cache key,
+   * and the effort `/effort` chose. One object the loop reads on every request, so a change
+   * applies from the next request on.
+   */
+  private readonly requestConfig: GenerationConfig;
   private readonly listeners = new Set<(change: SessionChange) => void>();
   /** The agents `invoke_agent` can start (built-in and custom), for `/agents list`. */
   readonly agents: SubagentRunner;
   /** The window planned with for a model: a local server's report, else the model table's. */
   readonly contextWindow: (model: string) => number;
+  private readonly steeringInbox = new SteeringInbox();
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
+    this.requestConfig = { ...options.generationConfig, cacheKey: this.id };
     const first = decideApprovalMode(
       { mode: options.approvalMode ?? 'default', source: options.approvalModeSource ?? 'sdk' },
       { lockdown: options.approvalLockdown ?? {} },
@@ -108,7 +119,11 @@ export class Session {
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
     this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
     this.cwd = options.toolContext.workspace.cwd;
-    const interactive = options.confirm !== undefined;
+    // The front end's statement: a confirm handler means a person answers (SessionOptions.confirm).
+    const approvals: Approvals = options.confirm
+      ? { interactive: true, confirm: options.confirm }
+      : NO_APPROVALS;
+    const { interactive } = approvals;
     this.hooks = options.hooks;
     const telemetryObserver = telemetryApiObserver(this.telemetry);
     if (this.hooks) reportHookRuns(this.hooks, this.telemetry);
@@ -116,7 +131,7 @@ export class Session {
     // under their own role, as Gemini CLI names them.
     const utility = (role: string) =>
       observeOneShotCalls(
-        options.generator,
+        utilityCalls(options.generator),
         fanOut(this.stats.forRole(role), this.budget, telemetryObserver),
       );
     const conversationObserver = fanOut(this.stats, this.budget, telemetryObserver);
@@ -192,7 +207,7 @@ export class Session {
       context: this.toolContext,
       policy,
       getApprovalMode: () => this.approvalMode,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      approvals,
       outputLimit,
       ...(this.hooks ? { hooks: this.hooks } : {}),
     });
@@ -203,10 +218,11 @@ export class Session {
       generator: options.generator,
       observer: fanOut(this.stats.forRole('subagent'), this.budget, telemetryObserver),
       parentModel: () => this.chat.getModel(),
+      parentConfig: () => this.requestConfig,
       registry: options.tools,
       policy,
       getApprovalMode: () => this.approvalMode,
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      approvals,
       ...(this.hooks ? { hooks: this.hooks } : {}),
       outputLimit,
       toolContext: this.toolContext,
@@ -240,7 +256,7 @@ export class Session {
       chat: this.chat,
       systemInstruction: offer.systemInstruction,
       tools: offer.tools,
-      ...(options.generationConfig ? { generationConfig: options.generationConfig } : {}),
+      generationConfig: this.requestConfig,
       runTools: (calls, signal) => this.runTools(calls, signal),
       ...(modelSteps ? { modelSteps } : {}),
       context: {
@@ -256,7 +272,22 @@ export class Session {
       maxSessionTurns: options.maxSessionTurns ?? -1,
       state: this.loopState,
       budget: this.budget,
+      steering: this.steeringInbox,
     };
+  }
+
+  /**
+   * Steering: a line the person sends while a prompt runs joins the conversation at the next
+   * step boundary (after the current tool results, before the next model request; a `steering`
+   * event says when). Lines the prompt ended without taking stay until `takeSteering`.
+   */
+  steer(text: string): void {
+    this.steeringInbox.push(text);
+  }
+
+  /** The steering lines no step took (the turn ended first), oldest first; they are removed. */
+  takeSteering(): string[] {
+    return this.steeringInbox.take();
   }
 
   /**
@@ -289,6 +320,10 @@ export class Session {
 
   private changed(change: SessionChange): void {
     this.recordBoundary();
+    this.announce(change);
+  }
+
+  private announce(change: SessionChange): void {
     for (const listener of this.listeners) listener(change);
   }
 
@@ -308,6 +343,17 @@ export class Session {
     if (from === model) return;
     this.chat.setModel(model);
     this.changed({ type: 'model_changed', from, to: model });
+  }
+
+  /** How hard the model thinks from the next request on (`/effort`); undefined = the configured one. */
+  setEffort(effort: Effort | undefined): void {
+    if (effort === undefined) delete this.requestConfig.effort;
+    else this.requestConfig.effort = effort;
+  }
+
+  /** The effort `/effort` chose, if any (the configured one otherwise applies). */
+  get effort(): Effort | undefined {
+    return this.requestConfig.effort;
   }
 
   /** Replaces the whole history (a restored checkpoint, `/clear`, a history given by the SDK). */
@@ -330,6 +376,8 @@ export class Session {
       history: this.chat.getHistory(),
       restored: { stats: this.stats.snapshot(), todos: this.todos() },
     });
+    // The effort `/effort` chose goes with it (its cache key is its own id).
+    forked.setEffort(this.effort);
     // The fork's record holds the inherited history at once: left before its first prompt, it
     // can still be resumed.
     forked.recordBoundary();
@@ -366,6 +414,31 @@ export class Session {
     return result;
   }
 
+  /**
+   * `/context`: what the next request would carry, by source (system prompt, built-in tools, each
+   * MCP server's tools, context files, skills, history, tool outputs), in estimated tokens, with
+   * the model's window and the provider's count at the last request.
+   */
+  contextBreakdown(): ContextBreakdown {
+    const declarations = this.loopDeps.tools().map((declaration) => {
+      const spec = this.options.tools.get(declaration.name) as { serverName?: string } | undefined;
+      return { declaration, ...(spec?.serverName ? { serverName: spec.serverName } : {}) };
+    });
+    const measured = this.chat.lastPromptTokens;
+    return computeContextBreakdown({
+      model: this.model,
+      window: this.contextWindow(this.model),
+      systemInstruction: this.loopDeps.systemInstruction(),
+      memoryBlock: this.memory?.systemBlock() ?? '',
+      firstTurnMemoryBlock: this.memory?.firstTurnBlock() ?? '',
+      skillSections:
+        this.options.systemInstruction === undefined ? (this.options.promptSections?.() ?? []) : [],
+      declarations,
+      history: this.chat.getHistory(),
+      ...(measured !== undefined ? { measured } : {}),
+    });
+  }
+
   /** Share of the model's context window the history used at the last request (0–1). */
   contextUsage(): number | undefined {
     const used = this.chat.lastPromptTokens;
@@ -396,7 +469,17 @@ export class Session {
       { mode, source: request.source ?? 'sdk' },
       { lockdown: this.options.approvalLockdown ?? {} },
     );
-    if (decision.ok) this.approvalMode = decision.mode;
+    if (!decision.ok || decision.mode === this.approvalMode) return decision;
+    const from = this.approvalMode;
+    this.approvalMode = decision.mode;
+    // Announced, so every front end (the UI's footer, ACP, stream-json) follows without polling.
+    // The mode is not part of the recorded conversation, so nothing is recorded for it.
+    this.announce({
+      type: 'approval_mode_changed',
+      from,
+      to: decision.mode,
+      source: request.source ?? 'sdk',
+    });
     return decision;
   }
 
@@ -418,8 +501,16 @@ export class Session {
     return this.chat.getHistory();
   }
 
-  /** Runs one user prompt to completion, streaming every event; never throws once started. */
-  async *sendMessage(input: string | Part[], signal: AbortSignal): AsyncGenerator<AgentEvent, LoopOutcome> {
+  /**
+   * Runs one user prompt to completion, streaming every event; never throws once started.
+   * `responseJsonSchema`: the answer must be JSON matching it (structured output; no tools are
+   * offered for this prompt, and each provider constrains the answer its own way).
+   */
+  async *sendMessage(
+    input: string | Part[],
+    signal: AbortSignal,
+    options: { responseJsonSchema?: Record<string, unknown> } = {},
+  ): AsyncGenerator<AgentEvent, LoopOutcome> {
     this.promptCount += 1;
     this.budget.start();
     const promptId = `${this.id}########${this.promptCount}`;
@@ -431,9 +522,16 @@ export class Session {
     this.needsEnvironmentContext = false;
     // A local server's window (asked for at setup) decides the tool profile of this first request.
     await this.options.contextWindows?.discover(this.model, signal);
+    const schema = options.responseJsonSchema;
     const loop = runAgentLoop(
       {
         ...this.loopDeps,
+        ...(schema
+          ? {
+              tools: () => [],
+              generationConfig: { ...this.loopDeps.generationConfig, responseJsonSchema: schema },
+            }
+          : {}),
         // BeforeAgent sees the prompt as typed, before any preamble.
         ...(this.hooks ? { promptHooks: new PromptHooks(this.hooks, parts) } : {}),
         record: (boundary) => this.recordBoundary(boundary),

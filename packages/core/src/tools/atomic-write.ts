@@ -1,12 +1,12 @@
 import { constants } from 'node:fs';
-import * as fsPromises from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fsPromises } from '../utils/fs-async';
 import { forgetPendingWrite, notePendingWrite, TEMP_SUFFIX } from './interrupted-writes';
 import { openVerifiedDir, type RealPathCheck, type VerifiedDir } from './workspace-fs';
 
 /** The file-system calls an atomic write makes; tests pass a copy with one call made to fail. */
 export type AtomicWriteFs = Pick<
-  typeof fsPromises,
+  typeof import('node:fs/promises'),
   'access' | 'open' | 'rename' | 'unlink' | 'stat' | 'lstat' | 'readlink' | 'chown'
 >;
 
@@ -38,7 +38,8 @@ const MAX_LINK_HOPS = 40;
  * old content.)
  */
 export async function atomicWriteFile(path: string, data: Uint8Array, options: AtomicWriteOptions = {}) {
-  const fs = options.fs ?? fsPromises;
+  // Loaded on first use: the write tools share a chunk with what the first request needs.
+  const fs = options.fs ?? (await fsPromises());
   const target = await followSymlinks(fs, path);
   const dir: VerifiedDir | undefined = options.inside
     ? await openVerifiedDir(dirname(target), options.inside)

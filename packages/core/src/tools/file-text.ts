@@ -1,6 +1,6 @@
-import { mkdir, open, readFile } from 'node:fs/promises';
 import { EOL } from 'node:os';
 import { dirname } from 'node:path';
+import { fsPromises } from '../utils/fs-async';
 import { atomicWriteFile } from './atomic-write';
 import { dominantLineEnding, type LineEnding, restoreLineEndings } from './line-endings';
 import type { ToolErrorType } from './tool';
@@ -141,7 +141,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
 
 /** The first bytes of a file, enough to sniff whether it is binary. */
 export async function readFileHead(path: string, length = 4096): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  const handle = await (await fsPromises()).open(path, 'r');
   try {
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, 0);
@@ -200,7 +200,7 @@ export async function readExistingText(
 ): Promise<ExistingText | undefined> {
   let bytes: Buffer;
   try {
-    bytes = inside ? await readFileInside(path, inside) : await readFile(path);
+    bytes = inside ? await readFileInside(path, inside) : await (await fsPromises()).readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -223,6 +223,17 @@ export interface WriteTextFormat {
 }
 
 /**
+ * `text` (LF) in the file's line endings: with the original text, every byte outside the span the
+ * edit changed stays the original's (line-endings.ts); without it (a new file), all `lineEnding`.
+ * Every way of writing an edit (the disk, an editor over ACP) goes through here.
+ */
+export function textWithLineEndings(text: string, format: Omit<WriteTextFormat, 'encoding'>): string {
+  return format.originalRaw === undefined
+    ? withLineEnding(text, format.lineEnding)
+    : restoreLineEndings(format.originalRaw, toLf(text), format.lineEnding);
+}
+
+/**
  * Writes text (LF-normalised) with the given line ending and encoding, creating parent dirs. The
  * write is atomic: a failure or crash leaves the old content, never half of the new. `inside`
  * and `pendingDir` are passed to `atomicWriteFile`.
@@ -233,13 +244,10 @@ export async function writeTextFile(
   format: WriteTextFormat,
   options: { inside?: RealPathCheck; pendingDir?: string } = {},
 ): Promise<void> {
-  const withEndings =
-    format.originalRaw === undefined
-      ? withLineEnding(text, format.lineEnding)
-      : restoreLineEndings(format.originalRaw, toLf(text), format.lineEnding);
+  const withEndings = textWithLineEndings(text, format);
   // Encoded before anything is created: text the encoding cannot hold fails with nothing touched.
   const bytes = encodeText(withEndings, format.encoding);
-  await mkdir(dirname(path), { recursive: true });
+  await (await fsPromises()).mkdir(dirname(path), { recursive: true });
   await atomicWriteFile(path, bytes, options);
 }
 

@@ -13,6 +13,12 @@ export interface LinearMatcher {
   test(text: string): boolean;
 }
 
+/** A regular expression's matcher, which can also say where it first matches. */
+export interface RegexMatcher extends LinearMatcher {
+  /** The UTF-16 index where the first match in `text` starts, or undefined without one. */
+  firstMatchStart(text: string): number | undefined;
+}
+
 /** Model patterns longer than this are refused: the compiled program grows with the pattern. */
 export const MAX_PATTERN_LENGTH = 4096;
 
@@ -21,7 +27,7 @@ export class PatternError extends Error {
 }
 
 /** A regular expression (JavaScript-like syntax, as far as RE2 supports it) that finds matches. */
-export function compileRegex(source: string, options: { caseSensitive: boolean }): LinearMatcher {
+export function compileRegex(source: string, options: { caseSensitive: boolean }): RegexMatcher {
   if (source.length > MAX_PATTERN_LENGTH) {
     throw new PatternError(`The pattern is longer than ${MAX_PATTERN_LENGTH} characters.`);
   }
@@ -33,7 +39,13 @@ export function compileRegex(source: string, options: { caseSensitive: boolean }
       `${(error as Error).message}. Patterns run on a linear-time engine (RE2): look-around and back-references are not supported.`,
     );
   }
-  return { test: (text) => re.matcher(text).find() };
+  return {
+    test: (text) => re.matcher(text).find(),
+    firstMatchStart(text) {
+      const matcher = re.matcher(text);
+      return matcher.find() ? matcher.start() : undefined;
+    },
+  };
 }
 
 /**

@@ -81,12 +81,3 @@ export class ToolRegistry {
     return this.entries.get(name) ?? this.entries.get(LEGACY_ALIASES[name] ?? '');
   }
 }
-
-/**
- * The declarations without freeform tools (a grammar instead of JSON arguments: apply_patch).
- * Only a wire API that constrains output by a grammar can offer one, and none here does yet, so
- * every place that builds a request's declarations passes them through this.
- */
-export function withoutFreeformTools(declarations: FunctionDeclaration[]): FunctionDeclaration[] {
-  return declarations.filter((declaration) => declaration.freeform === undefined);
-}

@@ -9,6 +9,8 @@ import type { ExistingText, LineEnding, TextEncodingName } from './file-text';
 export interface TextFileFormat {
   encoding: TextEncodingName;
   lineEnding: LineEnding;
+  /** The file's text as read: the write keeps every byte outside the edited span (`textWithLineEndings`). */
+  originalRaw?: string;
 }
 
 export interface TextFileAccess {

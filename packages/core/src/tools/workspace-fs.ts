@@ -1,6 +1,7 @@
 import { constants, existsSync } from 'node:fs';
-import { type FileHandle, open, readlink, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { fsPromises } from '../utils/fs-async';
 
 /**
  * File access that checks what was actually opened, not the name it was opened by. A path is
@@ -32,9 +33,10 @@ const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
  * path is checked to be the very file (same device and inode) that was opened.
  */
 export async function handleRealPath(handle: FileHandle, openedPath: string): Promise<string> {
-  if (PROC_FD) return readlink(`/proc/self/fd/${handle.fd}`);
-  const [real, opened] = await Promise.all([realpath(openedPath), handle.stat()]);
-  const named = await stat(real);
+  const fs = await fsPromises();
+  if (PROC_FD) return fs.readlink(`/proc/self/fd/${handle.fd}`);
+  const [real, opened] = await Promise.all([fs.realpath(openedPath), handle.stat()]);
+  const named = await fs.stat(real);
   if (named.dev !== opened.dev || named.ino !== opened.ino) throw new WorkspaceEscapeError(openedPath, real);
   return real;
 }
@@ -46,7 +48,7 @@ export async function openInside(
   check: RealPathCheck,
   mode?: number,
 ): Promise<FileHandle> {
-  const handle = await open(path, flags, mode);
+  const handle = await (await fsPromises()).open(path, flags, mode);
   try {
     const real = await handleRealPath(handle, path);
     if (!check.containsReal(real)) throw new WorkspaceEscapeError(path, real);
@@ -115,8 +117,8 @@ export async function removeInside(
   const parent = await openVerifiedDir(dirname(path), check);
   try {
     const entry = parent.entry(basename(path));
-    if (options.directory) await rmdir(entry);
-    else await unlink(entry);
+    if (options.directory) await (await fsPromises()).rmdir(entry);
+    else await (await fsPromises()).unlink(entry);
   } finally {
     await parent.close();
   }

@@ -67,17 +67,34 @@ describe('subagents', () => {
     expect(s.budget.usage().toolCalls).toBe(2);
   });
 
-  it('declares no freeform tool to a child, even one its definition lists', async () => {
+  it('declares the freeform tools a definition lists (the wire decides), with its own effort', async () => {
     const model = routedModel({
       main: [[calls(invoke('editor', 'Edit.'))], [text('ok')]],
       'You are editor.': [[text('done')]],
     });
-    const s = session(model.generator, [agent('editor', { tools: ['echo', 'apply_patch'] })], {
+    const s = session(model.generator, [agent('editor', { tools: ['echo', 'apply_patch'], effort: 'low' })], {
       tools: [applyPatchTool],
     });
+    s.setEffort('high');
     await collect(s.sendMessage('go', new AbortController().signal));
     const child = model.requests.find((entry) => entry.speaker === 'You are editor.')!;
-    expect(child.request.tools?.map((tool) => tool.name)).toEqual(['echo']);
+    expect(child.request.tools?.map((tool) => tool.name)).toEqual(['echo', 'apply_patch']);
+    expect(child.request.tools?.[1]?.freeform?.syntax).toBe('lark');
+    expect(child.request.config?.effort).toBe('low');
+    const parent = model.requests.find((entry) => entry.speaker === 'main')!;
+    expect(parent.request.config).toMatchObject({ effort: 'high', cacheKey: s.id });
+  });
+
+  it("a child without an effort of its own thinks as hard as the session's /effort says", async () => {
+    const model = routedModel({
+      main: [[calls(invoke('finder', 'Find.'))], [text('ok')]],
+      'You are finder.': [[text('done')]],
+    });
+    const s = session(model.generator, [agent('finder')]);
+    s.setEffort('off');
+    await collect(s.sendMessage('go', new AbortController().signal));
+    const child = model.requests.find((entry) => entry.speaker === 'You are finder.')!;
+    expect(child.request.config?.effort).toBe('off');
   });
 
   it('runs several invoke_agent calls of one turn in parallel', async () => {

@@ -56,6 +56,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     topP: 0.9,
     topK: 40,
     maxOutputTokens: 8192,
+    effort: 'high',
   },
   general: {
     defaultApprovalMode: 'auto_edit',
@@ -78,8 +79,13 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     skills: { enabled: true },
   },
   output: { format: 'json' },
+  statusLine: { type: 'command', command: '~/.claude/statusline.sh', padding: 0 },
+  // A theme's own keys are the theme loader's to check (cli ui/themes/custom-themes.ts).
+  customThemes: { Old: {} },
   ui: {
     theme: 'GitHub',
+    customThemes: { Mine: {} },
+    statusLine: { type: 'command', command: 'echo hi', padding: 1 },
     hideBanner: true,
     hideTips: false,
     hideFooter: false,
@@ -138,6 +144,8 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
       apiKeyEnv: 'K',
       models: ['m'],
       toolChoice: 'required',
+      effort: 'low',
+      wireApi: 'chat',
       contextWindow: 8192,
       temperature: 0.2,
       topP: 0.9,
@@ -203,7 +211,9 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
     maxTurns: 20,
     maxTimeMinutes: 10,
     maxDepth: 1,
-    overrides: { reviewer: { enabled: true, model: 'gemini-2.5-flash', maxTurns: 5, maxTimeMinutes: 2 } },
+    overrides: {
+      reviewer: { enabled: true, model: 'gemini-2.5-flash', maxTurns: 5, maxTimeMinutes: 2, effort: 'low' },
+    },
   },
   policyPaths: ['./policies'],
   adminPolicyPaths: ['/etc/kodo/policies'],

@@ -57,6 +57,22 @@ describe('ProjectMemory', () => {
     expect(memory.firstTurnBlock().indexOf('Repo')).toBeLessThan(memory.firstTurnBlock().indexOf('Package'));
   });
 
+  it('reads CLAUDE.md beside the others, once when another file imports it or it imports one', async () => {
+    write(join(repo, 'AGENTS.md'), 'Shared rules.');
+    write(join(repo, 'CLAUDE.md'), '@AGENTS.md\nClaude extras.');
+    const memory = memoryFor(repo);
+    await memory.load();
+    expect(memory.paths()).toEqual([join(repo, 'CLAUDE.md')]);
+    expect(memory.firstTurnBlock().match(/Shared rules\./g)).toHaveLength(1);
+    write(join(repo, 'AGENTS.md'), 'Only agents.');
+    write(join(repo, 'GEMINI.md'), 'See @CLAUDE.md');
+    write(join(repo, 'CLAUDE.md'), 'Claude only.');
+    const second = memoryFor(repo);
+    await second.load();
+    expect(second.paths()).toEqual([join(repo, 'AGENTS.md'), join(repo, 'GEMINI.md')]);
+    expect(second.firstTurnBlock().match(/Claude only\./g)).toHaveLength(1);
+  });
+
   it('reads no project files in an untrusted folder', async () => {
     write(join(repo, 'KODO.md'), 'project');
     const memory = memoryFor(repo, { includeProjectFiles: false });

@@ -1,6 +1,6 @@
 import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CustomCommand } from '../../src/commands/definition';
+import { type CustomCommand, qualifiedCommandName } from '../../src/commands/definition';
 import { discoverCommands } from '../../src/commands/discover';
 import {
   CommandExpansionError,
@@ -14,7 +14,7 @@ let ws: TempWorkspace | undefined;
 afterEach(() => ws?.cleanup());
 
 describe('command discovery', () => {
-  it('names commands by folder, renames cross-scope clashes, prefixes plugin commands', async () => {
+  it('names commands by folder, renames cross-scope clashes, prefixes plugin commands only on a clash', async () => {
     ws = createTempWorkspace({
       'home/.gemini/commands/git/commit.toml': 'description = "user commit"\nprompt = "c"',
       'home/.gemini/commands/sync.toml': 'prompt = "user sync"',
@@ -23,6 +23,8 @@ describe('command discovery', () => {
       'project/.gemini/commands/help.toml': 'prompt = "shadowing a built-in"',
       'ext/commands/deploy.toml': 'prompt = "d"',
       'plug/commands/review.md': '---\ndescription: Review\n---\nr',
+      'plug/commands/sync.md': 'plugin sync',
+      'plug/commands/help.md': 'plugin help',
     });
     const dirs = commandDirs({
       cwd: `${ws.root}/project`,
@@ -38,15 +40,46 @@ describe('command discovery', () => {
     expect(Object.keys(byName).sort()).toEqual([
       'deploy',
       'git:commit',
-      'plug:review',
+      'plug:help',
+      'plug:sync',
+      'review',
       'user.sync',
       'workspace.help',
       'workspace.sync',
     ]);
     expect(byName['git:commit']?.description).toBe('user commit');
     expect(byName.deploy?.description).toBe('[gcp] Custom command from deploy.toml');
-    expect(byName['plug:review']?.description).toBe('[plug] Review');
+    // Unique: the plain name, as Claude Code users type it; `/plug:review` still answers.
+    expect(byName.review?.description).toBe('[plug] Review');
+    expect(qualifiedCommandName(byName.review!)).toBe('plug:review');
+    expect(qualifiedCommandName(byName.deploy!)).toBeUndefined();
     expect(found.warnings.join('\n')).toContain('broken.toml');
+  });
+
+  it('lets a user command keep its name and prefixes both of two plugins that share one', async () => {
+    ws = createTempWorkspace({
+      'home/.claude/commands/review.md': 'mine',
+      'one/commands/review.md': 'one',
+      'one/commands/feature-dev.md': 'feature',
+      'two/commands/review.md': 'two',
+    });
+    const dirs = commandDirs({
+      cwd: `${ws.root}/project`,
+      env: { HOME: `${ws.root}/home`, KODO_HOME: `${ws.root}/kodo` },
+      trusted: true,
+      extensions: [
+        { name: 'one', dir: `${ws.root}/one/commands`, root: `${ws.root}/one`, kind: 'claude-plugin' },
+        { name: 'two', dir: `${ws.root}/two/commands`, root: `${ws.root}/two`, kind: 'claude-plugin' },
+      ],
+    });
+    const found = await discoverCommands(dirs);
+    expect(found.commands.map((command) => command.name).sort()).toEqual([
+      'feature-dev',
+      'one:review',
+      'review',
+      'two:review',
+    ]);
+    expect(found.commands.find((command) => command.name === 'review')?.scope).toBe('user');
   });
 
   it('reads no project commands in an untrusted folder', () => {

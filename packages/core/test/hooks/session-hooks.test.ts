@@ -210,7 +210,8 @@ describe('model hooks in the session', () => {
     await run(session, 'original');
     const sent = generator.requests[0]!;
     expect(sent.model).toBe('other-model');
-    expect(sent.config).toEqual({ temperature: 0 });
+    // kodo's own fields (the prompt-cache key) stay; the hook rewrote the sampling.
+    expect(sent.config).toEqual({ temperature: 0, cacheKey: expect.any(String) });
     expect(userTexts(sent)).toEqual(['rewritten']);
     // Only the call changed: the history keeps what the person wrote, the session its model.
     expect(session.history()[0]).toEqual({ role: 'user', parts: [{ text: 'original' }] });

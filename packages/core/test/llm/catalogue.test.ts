@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without types.
 import { catalogueModule } from '../../../../scripts/catalogue/format.mjs';
 // @ts-expect-error: a build script in plain JavaScript, without types.
+import { parseCatalogueLines, RETIRED, withRetained } from '../../../../scripts/catalogue/retained.mjs';
+// @ts-expect-error: a build script in plain JavaScript, without types.
 import { familyOf, fromModelsDev, fromNpmSnapshot } from '../../../../scripts/catalogue/sources.mjs';
 import { BudgetTracker } from '../../src/agent/budgets';
 import { catalogueEntries, parseCatalogue } from '../../src/llm/catalogue';
@@ -191,4 +193,55 @@ describe('the refresh script', () => {
     expect(familyOf('o4-mini')).toBe('o-mini');
     expect(familyOf('gemini-2.5-flash-lite')).toBe('gemini-flash-lite');
   });
+
+  it('never forgets a model: what the new data lacks is kept from the previous catalogue', () => {
+    const previousText = catalogueModule(
+      [
+        record('anthropic', 'claude-sonnet-4-5', 3),
+        record('anthropic', 'claude-old-9', 7),
+        record('gemini', 'gemini-1.0-pro', 0.5),
+      ],
+      { updated: '2026-01-01', source: 'test' },
+    );
+    const previous = parseCatalogueLines(previousText);
+    const fresh = [record('anthropic', 'claude-sonnet-4-5', 2), record('openai', 'gpt-9', 1)];
+    const { records, kept } = withRetained(fresh, previous, []);
+    // The new data wins where it lists a model; the rest of the old catalogue survives.
+    expect(records.find((r: { id: string }) => r.id === 'claude-sonnet-4-5').price.input).toBe(2);
+    expect(kept).toEqual(['claude-old-9', 'gemini-1.0-pro']);
+    expect(records.find((r: { id: string }) => r.id === 'claude-old-9').price).toEqual({
+      input: 7,
+      output: 14,
+      cacheRead: 0.7,
+    });
+    // A line written from a kept record reads back the same.
+    const again = parseCatalogueLines(catalogueModule(records, { updated: '2026-01-02', source: 't' }));
+    expect(again).toEqual(
+      expect.arrayContaining(previous.filter((r: { id: string }) => r.id !== 'claude-sonnet-4-5')),
+    );
+  });
+
+  it('keeps pricing the models people still run that the source dropped (claude-sonnet-4, gemini-2.0-flash)', () => {
+    for (const retired of RETIRED as { id: string }[]) {
+      expect(modelInfo(retired.id)?.price, retired.id).toBeDefined();
+    }
+    expect(modelInfo('claude-sonnet-4-20250514')?.id).toBe('claude-sonnet-4');
+    expect(modelInfo('claude-opus-4-1-20250805')?.id).toBe('claude-opus-4-1');
+    expect(costOf('claude-sonnet-4-20250514', { prompt: 1_000_000 })).toBeCloseTo(3);
+  });
 });
+
+function record(provider: string, id: string, input: number) {
+  return {
+    provider,
+    id,
+    family: id,
+    contextWindow: 200_000,
+    maxOutputTokens: 8_192,
+    reasoning: false,
+    images: true,
+    tools: true,
+    responsesApi: false,
+    price: { input, output: input * 2, cacheRead: input / 10 },
+  };
+}

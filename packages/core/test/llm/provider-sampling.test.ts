@@ -14,6 +14,7 @@ import {
 } from '@kodo/testkit';
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../src/contracts/messages';
+import type { Effort } from '../../src/llm/effort';
 import { toOpenAIRequestBody } from '../../src/llm/providers/openai-convert';
 import type { ProviderProfileSettings, SamplingSettings } from '../../src/llm/providers/registry';
 import { ProviderResolver } from '../../src/llm/providers/registry';
@@ -36,9 +37,18 @@ async function send(router: ProviderRouter, req: GenerateRequest): Promise<void>
 function routerFor(
   env: NodeJS.ProcessEnv,
   model: string,
-  options: { sampling?: SamplingSettings; profiles?: Record<string, ProviderProfileSettings> } = {},
+  options: {
+    sampling?: SamplingSettings;
+    profiles?: Record<string, ProviderProfileSettings>;
+    effort?: Effort;
+  } = {},
 ): ProviderRouter {
-  const resolver = new ProviderResolver({ env, profiles: options.profiles, sampling: options.sampling });
+  const resolver = new ProviderResolver({
+    env,
+    profiles: options.profiles,
+    sampling: options.sampling,
+    effort: options.effort,
+  });
   return new ProviderRouter({ resolver, env, defaultModel: model });
 }
 
@@ -54,8 +64,10 @@ describe('sampling settings on the wire', () => {
       await send(routerFor(env, 'gemini-2.5-flash', { sampling: SAMPLING }), request('gemini-2.5-flash'));
       await send(routerFor(env, 'gemini-2.5-flash'), request('gemini-2.5-flash'));
       const [configured, plain] = mock.requests.map((r) => r.body as Json);
-      expect(configured?.generationConfig).toEqual({ temperature: 0.3, topP: 0.8, topK: 20 });
-      expect(plain).not.toHaveProperty('generationConfig');
+      // Configured sampling wins over Gemini CLI's, which go out when nothing is configured.
+      const thinkingConfig = { includeThoughts: true, thinkingBudget: 8192 };
+      expect(configured?.generationConfig).toEqual({ temperature: 0.3, topP: 0.8, topK: 20, thinkingConfig });
+      expect(plain?.generationConfig).toEqual({ temperature: 1, topP: 0.95, topK: 64, thinkingConfig });
     } finally {
       await mock.close();
     }
@@ -68,10 +80,12 @@ describe('sampling settings on the wire', () => {
     try {
       const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: mock.url };
       const model = 'claude-sonnet-4-5';
-      await send(routerFor(env, model, { sampling: SAMPLING }), request(model));
+      // Sampling goes out with thinking off only: the API refuses both together.
+      await send(routerFor(env, model, { sampling: SAMPLING, effort: 'off' }), request(model));
       await send(routerFor(env, model), request(model));
       const [configured, plain] = mock.requests.map((r) => r.body as Json);
       expect(configured).toMatchObject({ temperature: 0.3, top_p: 0.8, top_k: 20 });
+      expect(plain).toHaveProperty('thinking');
       for (const key of ['temperature', 'top_p', 'top_k']) expect(plain).not.toHaveProperty(key);
     } finally {
       await mock.close();

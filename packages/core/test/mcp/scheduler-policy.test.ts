@@ -29,7 +29,13 @@ function setup(rules: ReturnType<typeof mcpPolicyRules>, mode: ApprovalMode = 'd
     }),
   );
   const policy = new PolicyEngine({ rules });
-  const scheduler = new Scheduler({ registry, context: toolContext(), policy, getApprovalMode: () => mode });
+  const scheduler = new Scheduler({
+    registry,
+    context: toolContext(),
+    policy,
+    getApprovalMode: () => mode,
+    approvals: { interactive: false },
+  });
   const request = { callId: 'c1', name: 'mcp_my_server_lookup', args: {}, promptId: 'p' };
   return { registry, policy, scheduler, request, calls };
 }

@@ -340,4 +340,18 @@ denyMessage = "No recursive deletes."
     expect((await engine.check(shell('ls'), ctx('default'))).decision).toBe('ask_user');
     expect((await engine.check(shell('ls'), ctx('yolo'))).decision).toBe('allow');
   });
+
+  it('says once, in one line, that the shell parser could not load', async () => {
+    const { PolicyEngine } = await import('../../src/scheduler/policy/engine');
+    const feedback: string[] = [];
+    const engine = new PolicyEngine({
+      loadShellParser: () => Promise.reject(new Error('tree-sitter-bash.wasm missing')),
+      onFeedback: (message) => feedback.push(message),
+    });
+    await engine.check(shell('ls'), ctx('default'));
+    await engine.check(shell('pwd'), ctx('default'));
+    expect(feedback).toEqual([
+      'The shell parser could not load (tree-sitter-bash.wasm missing); every shell command needs approval.',
+    ]);
+  });
 });

@@ -87,33 +87,37 @@ function sessionWith(script: GenerateResponse[][], policy: PolicyEngine, confirm
 const declared = (request: GenerateRequest) => (request.tools ?? []).map((declaration) => declaration.name);
 
 describe('Session with a policy engine', () => {
-  it('declares only tools that are not denied outright, and answers a call to a hidden one with how to allow it', async () => {
+  it('declares only tools that are not denied outright; a call to a hidden one is "not found" to the model (Gemini CLI), how to allow it to the person', async () => {
     const { session, generator, cleanup } = sessionWith(
       [[calls({ name: 'edit_thing', args: { value: 'x' } })], [text('ok')]],
       new PolicyEngine(),
     );
-    await collect(session.sendMessage('go', new AbortController().signal));
+    const { events } = await collect(session.sendMessage('go', new AbortController().signal));
     // Headless default mode: edit_thing, wait_abort (no rule) are hidden; reading tools stay.
     expect(declared(generator.requests[0]!)).toEqual(['echo', 'boom']);
     const response = session.history()[2]!.parts[0]!.functionResponse!.response;
-    expect(response.error).toMatch(/^Tool "edit_thing" is not allowed in this mode: it needs approval/);
-    expect(response.error).toContain('--allowed-tools edit_thing');
-    expect(response.error).not.toContain('not found');
-
+    // The suggestions come only from the tools the model was offered.
+    expect(response).toEqual({ error: 'Tool "edit_thing" not found. Did you mean one of: "echo", "boom"?' });
+    const shown = events.find((event) => event.type === 'tool_call_response');
+    expect(shown?.type === 'tool_call_response' && shown.response.error?.type).toBe('tool_not_registered');
+    expect(shown?.type === 'tool_call_response' && shown.response.resultDisplay).toMatch(
+      /^Tool "edit_thing" is not allowed in this mode: it needs approval.*--allowed-tools edit_thing/,
+    );
     cleanup();
   });
 
-  it('says a tool denied outright by a rule is denied by the policy, not that approval is missing', async () => {
+  it('a tool denied outright by a rule: "not found" to the model, the rule to the person', async () => {
     const { session, cleanup } = sessionWith(
       [[calls({ name: 'echo', args: { value: 'x' } })], [text('ok')]],
       engineWith({ user: '[[rule]]\ntoolName = "echo"\ndecision = "deny"\npriority = 1' }),
     );
-    await collect(session.sendMessage('go', new AbortController().signal));
+    const { events } = await collect(session.sendMessage('go', new AbortController().signal));
     const response = session.history()[2]!.parts[0]!.functionResponse!.response;
-    expect(response.error).toMatch(
-      /^Tool "echo" is not allowed in this mode: the policy denies every call of it/,
-    );
-    expect(response.error).not.toContain('--allowed-tools');
+    expect(response).toEqual({ error: 'Tool "echo" not found. Did you mean "boom"?' });
+    const shown = events.find((event) => event.type === 'tool_call_response');
+    const display = shown?.type === 'tool_call_response' ? shown.response.resultDisplay : '';
+    expect(display).toMatch(/^Tool "echo" is not allowed in this mode: the policy denies every call of it/);
+    expect(display).not.toContain('--allowed-tools');
     cleanup();
   });
 

@@ -40,7 +40,7 @@ function scheduler(mode: ApprovalMode, options: { interactive: boolean }) {
     context: ws.ctx,
     policy: new PolicyEngine(),
     getApprovalMode: () => mode,
-    ...(options.interactive ? { confirm } : {}),
+    approvals: options.interactive ? { interactive: true, confirm } : { interactive: false },
   });
   return { instance, asked };
 }

@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GenerateRequest, GenerateResponse } from '../../src/contracts/messages';
 import { FakeContentGenerator } from '../../src/llm/fake';
+import { toAnthropicRequestBody } from '../../src/llm/providers/anthropic-convert';
+import { toGeminiRequestBody } from '../../src/llm/providers/gemini';
+import { toOpenAIRequestBody } from '../../src/llm/providers/openai-convert';
+import { toResponsesRequestBody } from '../../src/llm/providers/openai-responses-convert';
 import { CheckpointStore } from '../../src/safety/checkpoints';
 import { Session } from '../../src/session/session';
 import { applyPatchTool } from '../../src/tools/builtin/apply-patch';
@@ -16,8 +20,9 @@ import { calls, collect, stream, tempContext, text } from '../helpers';
  * apply_patch through the whole loop: a model's `functionCall {name: 'apply_patch', args:
  * {input}}` (what the Responses API's custom tool call becomes in kodo's message model) runs
  * through the scheduler, the files change, and the model reads what changed; a malformed patch
- * comes back as an error naming the hunk; a checkpoint is taken before the change. And until a
- * wire API that carries freeform tools offers it, no request declares it.
+ * comes back as an error naming the hunk; a checkpoint is taken before the change. The session
+ * declares it as a freeform tool; only the Responses API's wire carries it (apply-patch-responses
+ * test: the round trip on that mock).
  */
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -172,14 +177,25 @@ describe('apply_patch in a session', () => {
     expect(existsSync(t.file('c.txt'))).toBe(false);
   });
 
-  it('is not declared to the model, although the registry has it', async () => {
+  it('is declared as a freeform tool; only the Responses wire carries it, the others keep replace', async () => {
     const tools = new ToolRegistry(lazyBuiltinTools());
     const t = setup([[text('hi')]], { tools });
-    expect(tools.get('apply_patch')?.declaration().freeform?.syntax).toBe('lark');
     await t.prompt('hello');
-    const declared = (t.generator.requests[0]!.tools ?? []).map((declaration) => declaration.name);
-    expect(declared).toContain('replace');
-    expect(declared).not.toContain('apply_patch');
-    expect(t.generator.requests[0]!.tools?.some((declaration) => declaration.freeform)).toBe(false);
+    const request = t.generator.requests[0]!;
+    const declared = (request.tools ?? []).map((declaration) => declaration.name);
+    expect(declared).toEqual(expect.arrayContaining(['replace', 'write_file', 'apply_patch']));
+    const names = (list: unknown) => JSON.stringify(list);
+    const gemini = toGeminiRequestBody(request);
+    const anthropic = toAnthropicRequestBody(request, { stream: true });
+    const chat = toOpenAIRequestBody(request, { stream: true, maxTokensField: 'max_tokens', topK: true });
+    for (const body of [gemini, anthropic, chat]) {
+      expect(names(body.tools)).toContain('"replace"');
+      expect(names(body.tools)).not.toContain('apply_patch');
+    }
+    const responses = toResponsesRequestBody(request, { stream: true });
+    const patchTool = (responses.tools as Record<string, unknown>[]).find(
+      (tool) => tool.name === 'apply_patch',
+    );
+    expect(patchTool).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
   });
 });

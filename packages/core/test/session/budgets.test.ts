@@ -177,6 +177,31 @@ describe('Session budgets', () => {
     expect(session.history().at(-1)).toEqual({ role: 'model', parts: [{ text: 'Expensive answer.' }] });
   });
 
+  // Issue N: an unpriced model counted as free, so a dollar budget never tripped for it.
+  it('a dollar budget refuses a model without a known price before sending, also after /model switches to one', async () => {
+    const { session, generator } = makeSession(
+      [text('priced answer'), withUsage(text('never sent'), tokens(5_000_000))],
+      { maxCostUsd: 0.01 },
+    );
+    expect((await run(session, 'first')).result.kind).toBe('completed');
+    session.setModel('openai:gpt-unpriced-7');
+    const second = await run(session, 'second');
+    expect(second.result.kind).toBe('budget');
+    const [stop] = ofType(second.events, 'budget_exceeded');
+    expect(stop!.message).toContain('The price of openai:gpt-unpriced-7 is not known');
+    expect(stop!.message).toContain('providers.openai.modelOverrides.gpt-unpriced-7.price');
+    expect(generator.unconsumed).toBe(1);
+
+    const unpricedFromStart = makeSession([text('never sent')], { maxCostUsd: 5 }, 'my-local-model');
+    expect((await run(unpricedFromStart.session)).result.kind).toBe('budget');
+    expect(unpricedFromStart.generator.unconsumed).toBe(1);
+  });
+
+  it('a model without a price runs as before when no dollar budget is set', async () => {
+    const { session } = makeSession([text('free')], { maxTokens: 1_000 }, 'my-local-model');
+    expect((await run(session)).result).toEqual({ kind: 'completed', text: 'free' });
+  });
+
   it('stops when the wall time since the first prompt runs out', async () => {
     const { session, generator } = makeSession(
       [calls({ name: 'echo', args: { value: 'slow', delay_ms: 120 } }), text('never sent')],

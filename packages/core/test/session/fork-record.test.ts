@@ -20,12 +20,15 @@ describe('Session.fork with its own recorder', () => {
       const events = parent.sendMessage('first prompt', new AbortController().signal);
       while (!(await events.next()).done) {}
       const parentBefore = readFileSync(parentRecorder.file, 'utf8');
+      parent.setEffort('low');
 
       const fork = parent.fork({
         sessionId: 'fork-0002',
         recorder: store.newRecorder({ sessionId: 'fork-0002' }),
       });
       expect(fork.id).toBe('fork-0002');
+      // The effort /effort chose goes with the fork.
+      expect(fork.effort).toBe('low');
       expect(fork.history()).toEqual(parent.history());
 
       const forked = store.findById('fork-0002');

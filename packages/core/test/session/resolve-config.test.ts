@@ -13,7 +13,7 @@ describe('resolveConfig', () => {
     const config = resolveConfig({}, {}, {}, trusted);
     expect(config.model).toBe(DEFAULT_MODEL);
     expect(config.memory).toEqual({
-      fileNames: ['KODO.md', 'AGENTS.md', 'GEMINI.md'],
+      fileNames: ['KODO.md', 'AGENTS.md', 'GEMINI.md', 'CLAUDE.md'],
       boundaryMarkers: ['.git'],
     });
     expect(config.toolPolicy).toEqual({});
@@ -132,7 +132,7 @@ describe('resolveConfig', () => {
       useRipgrep: false,
     });
     expect(config.toolPolicy).toEqual({ exclude: ['web_fetch'], core: ['glob'] });
-    expect(config.memory.fileNames).toEqual(['NOTES.md', 'KODO.md', 'AGENTS.md', 'GEMINI.md']);
+    expect(config.memory.fileNames).toEqual(['NOTES.md', 'KODO.md', 'AGENTS.md', 'GEMINI.md', 'CLAUDE.md']);
   });
 
   it('turns telemetry on from settings or the environment, the environment winning', () => {

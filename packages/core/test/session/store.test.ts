@@ -11,12 +11,12 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerateResponse } from '../../src/contracts/messages';
-import { projectHash } from '../../src/session/project-hash';
 import { SessionRecorder } from '../../src/session/recorder';
 import { loadSession } from '../../src/session/resume';
 import { formatSessionList } from '../../src/session/session-files';
 import type { SessionStatsSnapshot } from '../../src/session/stats';
 import { InvalidSessionError, SessionStore } from '../../src/session/store';
+import { projectHash } from '../../src/utils/project-hash';
 import { calls, text } from '../helpers';
 import { capturingGenerator, drain, makeSession, readLog, tempProject } from './store-helpers';
 

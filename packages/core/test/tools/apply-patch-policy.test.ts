@@ -36,7 +36,7 @@ function scheduler(mode: ApprovalMode, options: { interactive: boolean; policy?:
     context: ws.ctx,
     policy: options.policy ?? new PolicyEngine(),
     getApprovalMode: () => mode,
-    ...(options.interactive ? { confirm } : {}),
+    approvals: options.interactive ? { interactive: true, confirm } : { interactive: false },
   });
   const run = async (input: string) => {
     const [done] = await instance.schedule(
@@ -72,7 +72,7 @@ describe('apply_patch under the policy', () => {
       context: ws.ctx,
       policy: new PolicyEngine(),
       getApprovalMode: () => 'default',
-      confirm: async () => ({ outcome: 'cancel' }),
+      approvals: { interactive: true, confirm: async () => ({ outcome: 'cancel' }) },
     });
     const [done] = await instance.schedule(
       [{ callId: 'c', name: 'apply_patch', args: { input: EDIT }, promptId: 'p' }],
@@ -128,7 +128,7 @@ describe('apply_patch under the policy', () => {
     const policy = new PolicyEngine({ rules: settingsRules({ exclude: ['apply_patch'] }) });
     const done = await scheduler('yolo', { interactive: true, policy }).run(EDIT);
     expect(done.response.status).toBe('error');
-    expect(done.response.error?.type).toBe('policy_violation');
+    expect(done.response.error?.type).toBe('tool_not_registered');
     expect(untouched()).toBe(true);
   });
 
@@ -137,7 +137,7 @@ describe('apply_patch under the policy', () => {
       rules: rulesFrom('[[rule]]\ntoolName = "apply_patch"\ndecision = "deny"\npriority = 500\n'),
     });
     const done = await scheduler('auto_edit', { interactive: true, policy }).run(EDIT);
-    expect(done.response.error?.type).toBe('policy_violation');
+    expect(done.response.error?.type).toBe('tool_not_registered');
     expect(untouched()).toBe(true);
   });
 

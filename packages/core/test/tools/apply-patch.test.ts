@@ -203,8 +203,9 @@ describe('apply_patch: bytes outside the edited lines never change', () => {
   it('keeps each untouched line’s own ending in a file that mixes them', async () => {
     ws.write('mixed.txt', 'a\r\nb\nc\r\nd\ne\r\n');
     await apply(patch('*** Update File: mixed.txt', ' a', '-b', '+B', ' c'));
-    // The new line takes the file's dominant ending (CRLF); every other line keeps its own.
-    expect(bytes('mixed.txt').toString('latin1')).toBe('a\r\nB\r\nc\r\nd\ne\r\n');
+    // The line that replaces `b` keeps b's ending (LF, though most lines are CRLF): no byte outside
+    // the edited text changes (issue N).
+    expect(bytes('mixed.txt').toString('latin1')).toBe('a\r\nB\nc\r\nd\ne\r\n');
   });
 
   it('keeps a UTF-8 byte-order mark and a missing final newline', async () => {
@@ -264,7 +265,9 @@ describe('apply_patch: bad input changes nothing', () => {
     );
     expect(error).toEqual({
       type: 'invalid_tool_params',
-      message: expect.stringMatching(/^Invalid patch at line 5: expected a hunk line or the next/),
+      message: expect.stringMatching(
+        /^Invalid patch at line 5 \(hunk 1 of "\*\*\* Update File: [^"]+"\): expected a hunk line or the next/,
+      ),
     });
   });
 

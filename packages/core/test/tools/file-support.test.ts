@@ -189,6 +189,8 @@ describe("parsing rg's JSON matches", () => {
       path: 'dir/"odd".ts',
       line: tricky,
       lineNumber: 42,
+      // Where the first match starts (rg's submatch), so a long line is shown around it.
+      matchStart: 0,
     });
     for (const [text, line] of [
       ['plain ✓ text\n', 'plain ✓ text'],
@@ -202,6 +204,7 @@ describe("parsing rg's JSON matches", () => {
       path: 'a\\',
       line: 'b\\',
       lineNumber: 42,
+      matchStart: 0,
     });
   });
 
@@ -211,6 +214,7 @@ describe("parsing rg's JSON matches", () => {
       path: 'weird.txt',
       line: 'café',
       lineNumber: 42,
+      matchStart: 0,
     });
   });
 
@@ -222,11 +226,11 @@ describe("parsing rg's JSON matches", () => {
 });
 
 describe('cutLine', () => {
-  it('keeps short lines and cuts long ones at 2000 graphemes, never inside one', () => {
+  it('keeps short lines and cuts long ones at 2000 characters, never inside a grapheme, saying how much', () => {
     expect(cutLine('short')).toBe('short');
     expect(cutLine('é'.repeat(2000))).toBe('é'.repeat(2000));
     const accented = 'e\u0301'.repeat(2001); // 4002 code units, 2001 graphemes
-    expect(cutLine(accented)).toBe(`${'e\u0301'.repeat(2000)}... [truncated]`);
+    expect(cutLine(accented)).toBe(`${'e\u0301'.repeat(1000)} [2,002 characters cut]`);
   });
 });
 

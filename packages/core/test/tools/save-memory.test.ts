@@ -54,6 +54,19 @@ describe('save_memory', () => {
     expect(memory()).toBe('# Notes\nSome text\n\n## kodo Added Memories\n- fact one\n- fact two\n');
   });
 
+  // Issue N: saving a memory turned the last entry's CRLF into LF (and every ending of a
+  // CRLF-only file into LF after it).
+  it('keeps every byte around the new entry in a file that mixes line endings', async () => {
+    const before =
+      'intro\r\nnotes\n\r\n## kodo Added Memories\r\n- old fact\r\n- lf fact\n\r\n## Other\r\nx\n';
+    writeFileSync(memoryFile, before);
+    expect((await save('new fact')).error).toBeUndefined();
+    expect(memory()).toBe(before.replace('- lf fact\n', '- lf fact\n- new fact\r\n'));
+    writeFileSync(memoryFile, 'a\r\n\r\n## kodo Added Memories\r\n- one\r\n');
+    await save('two');
+    expect(memory()).toBe('a\r\n\r\n## kodo Added Memories\r\n- one\r\n- two\r\n');
+  });
+
   it('cleans the fact: one line, no leading bullets, no angle brackets', async () => {
     expect(cleanFact('  - - multi\nline\r\nfact <script>  ')).toBe('multi line fact  script');
     const result = await save('-- likes <b>bold</b>\nthings');

@@ -5,10 +5,10 @@ import { createTempWorkspace, type TempWorkspace } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SHELL_OUTPUT_CHARS, shellTool } from '../../src/tools/builtin/shell';
 import { capToolOutput, type OutputLimit } from '../../src/tools/output-limit';
-import { AnsiStripper } from '../../src/tools/shell/ansi';
 import { BackgroundJobs } from '../../src/tools/shell/background-jobs';
 import { LiveOutput } from '../../src/tools/shell/live-output';
 import { OutputCollector, TailBuffer } from '../../src/tools/shell/output-collector';
+import { AnsiStripper } from '../../src/utils/terminal-text';
 import { runTool, text } from './helpers';
 
 let ws: TempWorkspace;
@@ -171,6 +171,15 @@ describe('AnsiStripper', () => {
     const out = ['a\x1b', '[1;3', '1mb\x1b]8;;http://x', '\x1b\\c\x1b'].map((chunk) => stripper.push(chunk));
     expect(out).toEqual(['a', '', 'b', 'c']);
     expect(stripper.end()).toBe('\x1b');
+  });
+
+  it('holds back and strips 8-bit (C1) sequences cut by a chunk boundary too', () => {
+    const stripper = new AnsiStripper();
+    const out = ['a\u009b', '2Jb\u009d0;ti', 'tle\u0007c\u009d8;;x\u001b', '\\d'].map((chunk) =>
+      stripper.push(chunk),
+    );
+    expect(out).toEqual(['a', 'b', 'c', 'd']);
+    expect(stripper.end()).toBe('');
   });
 });
 

@@ -2,6 +2,8 @@ import {
   type CustomCommand,
   type Extensibility,
   loadExtensionsModule,
+  type Part,
+  qualifiedCommandName,
   type Session,
   type SkillDefinition,
 } from '@kodo/core/engine';
@@ -71,9 +73,13 @@ function refresh(handle: ExtensibilityHandle, list: CommandList): void {
 }
 
 function customCommand(command: CustomCommand): Brought {
+  // A plugin command named without its prefix still answers to `/<plugin>:<name>`.
+  const qualified = qualifiedCommandName(command)?.toLowerCase();
+  const name = command.name.toLowerCase();
   return {
     [BROUGHT]: true,
-    name: command.name.toLowerCase(),
+    name,
+    ...(qualified && qualified !== name ? { aliases: [qualified] } : {}),
     description: command.argumentHint
       ? `${command.description} ${command.argumentHint}`
       : command.description,
@@ -99,12 +105,18 @@ function customCommand(command: CustomCommand): Brought {
   };
 }
 
-/** `/<skill>`: activates the skill, then sends the typed text (or `Use the skill <name>`). */
+/**
+ * `/<skill>`: activates the skill as the model's own `activate_skill` call would (the same
+ * approval, the skill folder becomes readable), then sends what that call returns — the
+ * `<activated_skill>` element with the SKILL.md body and its resources — with the typed text
+ * after it, so the model has the instructions whichever way the skill was started.
+ */
 function skillCommand(skill: SkillDefinition): Brought {
   const base = skill.name.replace(/\s+/g, '-').toLowerCase();
+  const name = skill.extensionName ? `${skill.extensionName.toLowerCase()}:${base}` : base;
   return {
     [BROUGHT]: true,
-    name: skill.extensionName ? `${skill.extensionName.toLowerCase()}:${base}` : base,
+    name,
     description: skill.description,
     async run(context) {
       const activated = await activate(context.session, skill.name);
@@ -113,27 +125,36 @@ function skillCommand(skill: SkillDefinition): Brought {
         return;
       }
       await context.sendPrompt(
-        context.args || `Use the skill ${skill.name}`,
-        `/${base}${context.args ? ` ${context.args}` : ''}`,
+        skillActivationParts(skill.name, activated.instructions, context.args),
+        `/${name}${context.args ? ` ${context.args}` : ''}`,
       );
     },
   };
 }
 
+/** What `/<skill> args` sends: the activation (instructions and resources), then the request. */
+export function skillActivationParts(name: string, activation: string, args: string): Part[] {
+  return [
+    { text: activation },
+    { text: args !== '' ? args : `Follow the instructions of the skill "${name}" above.` },
+  ];
+}
+
 async function activate(
   session: Session,
   name: string,
-): Promise<{ ok: true } | { ok: false; message: string }> {
+): Promise<{ ok: true; instructions: string } | { ok: false; message: string }> {
   const stream = session.runUserToolCall('activate_skill', { name }, new AbortController().signal);
   let next = await stream.next();
   while (!next.done) next = await stream.next();
   const response = next.value.response;
-  return response.status === 'success'
-    ? { ok: true }
-    : {
-        ok: false,
-        message: `Skill ${name} was not activated: ${response.error?.message ?? response.resultDisplay}`,
-      };
+  if (response.status !== 'success')
+    return {
+      ok: false,
+      message: `Skill ${name} was not activated: ${response.error?.message ?? response.resultDisplay}`,
+    };
+  const output = response.responseParts[0]?.functionResponse?.response?.output;
+  return { ok: true, instructions: typeof output === 'string' ? output : response.resultDisplay };
 }
 
 function commandsCommand(handle: ExtensibilityHandle, commands: CommandList): SlashCommand {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ChatCheckpoints, sessionsDir } from '@kodo/core/engine';
+import { ChatCheckpoints, kodoHome, MemoryInbox, sessionsDir } from '@kodo/core/engine';
 import { browseSessions, isSessionIdentifier } from './session-browser';
 import type { CommandContext, SlashCommand } from './types';
 
@@ -47,12 +47,19 @@ export const memoryCommand: SlashCommand = {
     { name: 'list', description: 'List the context files in use' },
     { name: 'add', description: 'Remember a fact in ~/.kodo/KODO.md' },
     { name: 'refresh', description: 'Reload the context files' },
+    { name: 'inbox', description: 'Facts proposed at the end of sessions, waiting for you' },
+    { name: 'accept', description: 'Save a proposed fact (accept N, or all)' },
+    { name: 'drop', description: 'Drop a proposed fact (drop N, or all)' },
   ],
   whileBusy: true,
   async run(context) {
     const { session, addItem } = context;
     const memory = session.memory;
     const [sub = 'show', ...rest] = context.args.split(/\s+/).filter(Boolean);
+    if (sub === 'inbox' || sub === 'accept' || sub === 'drop') {
+      await memoryInbox(context, sub, rest[0]);
+      return;
+    }
     if (!memory) {
       addItem({ kind: 'info', tone: 'warning', text: 'No context files are loaded in this session.' });
       return;
@@ -114,6 +121,47 @@ async function addFact(context: CommandContext, fact: string): Promise<void> {
     text: response.status === 'success' ? `Remembered: ${fact}` : `Could not save: ${response.resultDisplay}`,
   });
   if (response.status === 'success') await context.session.memory?.load();
+}
+
+/** `/memory inbox|accept|drop`: the facts auto-memory proposed; only `accept` writes (via save_memory). */
+async function memoryInbox(context: CommandContext, sub: 'inbox' | 'accept' | 'drop', which?: string) {
+  const inbox = new MemoryInbox(kodoHome(context.env), context.cwd);
+  const waiting = inbox.list();
+  if (sub === 'inbox') {
+    context.addItem({
+      kind: 'info',
+      tone: 'info',
+      text:
+        waiting.length === 0
+          ? 'The memory inbox is empty.'
+          : [
+              `Proposed memories (${waiting.length}): /memory accept N saves one, /memory drop N drops it (or all).`,
+              ...waiting.map((entry, index) => `${index + 1}. ${entry.fact}`),
+            ].join('\n'),
+    });
+    return;
+  }
+  const positions =
+    which === 'all'
+      ? waiting.map((_, index) => index + 1)
+      : which && /^\d+$/.test(which) && Number(which) >= 1 && Number(which) <= waiting.length
+        ? [Number(which)]
+        : undefined;
+  if (!positions) {
+    context.addItem({
+      kind: 'info',
+      tone: 'warning',
+      text: `Usage: /memory ${sub} N (1–${waiting.length}) or /memory ${sub} all`,
+    });
+    return;
+  }
+  // From the last, so the positions of the ones still to take do not move.
+  for (const position of [...positions].reverse()) {
+    const entry = inbox.take(position);
+    if (!entry) continue;
+    if (sub === 'accept') await addFact(context, entry.fact);
+    else context.addItem({ kind: 'info', tone: 'info', text: `Dropped: ${entry.fact}` });
+  }
 }
 
 const CHAT_SUBCOMMANDS = new Set(['save', 'resume', 'load', 'list', 'delete']);

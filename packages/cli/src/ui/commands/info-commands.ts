@@ -1,22 +1,27 @@
 import { arch, platform, release } from 'node:os';
 import { compactNumber, formatDuration } from '../format';
+import { ACTIONS, type KeyAction, Keymap } from '../keys/keymap';
 import type { SlashCommand } from './types';
 
 export const KEYBOARD_HELP = [
   '| Key | Action |',
   '| --- | --- |',
-  '| Enter | send |',
+  '| Enter | send; while the model works, steer: the line joins the turn after the current step |',
+  '| Tab (while the model works) | queue the line for after the turn |',
   '| Alt+Enter, Ctrl+J, `\\` then Enter | new line |',
   '| ↑ / ↓ | earlier prompts (also across sessions) |',
   '| Ctrl+R | search earlier prompts |',
   '| Tab | accept a completion (`/command`, `@path`) |',
-  '| Esc | cancel the running request |',
+  '| Esc | drop the last queued line, else cancel the running request |',
   '| Ctrl+C | cancel; twice to exit |',
   '| Ctrl+D | exit (on empty input) |',
   '| Shift+Tab | cycle approval mode |',
   '| Ctrl+Y | YOLO mode on / off |',
   '| Ctrl+T | show or hide thoughts |',
   '| Ctrl+L | redraw the screen |',
+  '| Ctrl+V | paste an image from the clipboard |',
+  '',
+  'The defaults; `~/.kodo/keybindings.json` rebinds them (docs/habits.md#key-bindings).',
 ].join('\n');
 
 export function helpCommand(all: () => SlashCommand[]): SlashCommand {
@@ -25,7 +30,7 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
     aliases: ['?'],
     description: 'Commands and keyboard shortcuts',
     whileBusy: true,
-    run({ addItem }) {
+    run({ addItem, keymap }) {
       const commands = all()
         .map((command) => {
           const aliases = command.aliases?.length
@@ -42,6 +47,7 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
         title: 'Help',
         body: [
           'Type a request and press Enter. `@path` attaches a file or directory; `!command` runs a shell command (approval applies).',
+          'While the model works, Enter steers it (your line goes in after the current tool results, before its next request; if the turn ends first, it is the next prompt) and Tab queues the line for after the turn.',
           '',
           '**Commands**',
           '',
@@ -50,10 +56,32 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
           '**Keys**',
           '',
           KEYBOARD_HELP,
+          ...reboundKeys(keymap),
         ].join('\n'),
       });
     },
   };
+}
+
+/** The actions `~/.kodo/keybindings.json` moved, with the keys they have now. */
+function reboundKeys(keymap: Keymap | undefined): string[] {
+  if (!keymap) return [];
+  const defaults = Keymap.defaults();
+  const changed = (Object.keys(ACTIONS) as KeyAction[]).filter(
+    (action) => keymap.describe(action) !== defaults.describe(action),
+  );
+  if (changed.length === 0) return [];
+  return [
+    '',
+    '**Your key bindings** (keybindings.json)',
+    '',
+    '| Action | Keys | Default |',
+    '| --- | --- | --- |',
+    ...changed.map(
+      (action) =>
+        `| ${ACTIONS[action].help} (\`${action}\`) | ${keymap.describe(action)} | ${defaults.describe(action)} |`,
+    ),
+  ];
 }
 
 export const aboutCommand: SlashCommand = {

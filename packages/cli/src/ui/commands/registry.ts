@@ -1,6 +1,8 @@
 import type { McpManager } from '@kodo/core/engine';
 import { hooksSlashCommand } from '../../commands/hooks';
 import { createMcpSlashCommand } from '../../commands/mcp-status';
+import { contextCommand } from './context-command';
+import { effortCommand } from './effort-command';
 import { exportCommand } from './export-command';
 import {
   chatCommand,
@@ -19,6 +21,7 @@ import {
 } from './info-commands';
 import { initCommand } from './init-command';
 import { permissionsCommand } from './permissions-command';
+import { reviewCommand } from './review-command';
 import {
   clearCommand,
   copyCommand,
@@ -37,7 +40,9 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     helpCommand(() => commands),
     clearCommand,
     compressCommand,
+    contextCommand,
     copyCommand,
+    reviewCommand(),
     exportCommand,
     forkCommand,
     initCommand,
@@ -47,6 +52,7 @@ export function builtinCommands(options: { mcp?: () => McpManager | undefined } 
     createMcpSlashCommand(options.mcp ?? (() => undefined)),
     hooksSlashCommand,
     modelCommand,
+    effortCommand,
     statsCommand,
     chatCommand,
     restoreCommand,

@@ -156,18 +156,38 @@ const THEME_DESCRIPTIONS: Record<ThemeName, string> = {
   'no-color': 'no colours (as NO_COLOR)',
 };
 
+/**
+ * `/theme [name]`: the built-in themes and the custom ones (Gemini CLI theme objects in
+ * `ui.customThemes`, a theme file); without a name, a menu of them all.
+ */
 export const themeCommand: SlashCommand = {
   name: 'theme',
-  description: 'Switch the colour theme (saved as ui.theme): /theme [dark|light|ansi|no-color]',
+  description: 'Switch the colour theme (saved as ui.theme): /theme [dark|light|ansi|no-color|<custom>]',
   subcommands: THEME_NAMES.map((name) => ({ name, description: THEME_DESCRIPTIONS[name] })),
   whileBusy: true,
-  async run({ args, themeName, setTheme, addItem, env, cwd, settings }) {
-    const next = args === '' ? (themeName === 'dark' ? 'light' : 'dark') : args.toLowerCase();
-    if (!isThemeName(next)) {
+  async run(context) {
+    const { args, themeNames, setTheme, addItem, env, cwd, settings } = context;
+    const wanted =
+      args !== ''
+        ? args
+        : await context.choose({
+            title: 'Theme',
+            items: themeNames.map((name) => ({
+              value: name,
+              label: name,
+              description: isThemeName(name) ? THEME_DESCRIPTIONS[name] : 'custom (Gemini CLI theme)',
+            })),
+            initial: context.themeName,
+          });
+    if (wanted === undefined) return;
+    const next =
+      themeNames.find((name) => name === wanted) ??
+      themeNames.find((name) => name.toLowerCase() === wanted.toLowerCase());
+    if (next === undefined) {
       addItem({
         kind: 'info',
         tone: 'error',
-        text: `Unknown theme "${args}". Themes: ${THEME_NAMES.join(', ')}.`,
+        text: `Unknown theme "${args}". Themes: ${themeNames.join(', ')}.`,
       });
       return;
     }

@@ -1,6 +1,6 @@
 import type { LoadedSettings, Part, Session, ToolRegistry } from '@kodo/core/engine';
 import type { ChoiceRequest } from '../components/select-list';
-import type { ThemeName } from '../theme';
+import type { Keymap } from '../keys/keymap';
 import type { NewHistoryItem } from '../types';
 
 /** What a slash command may read and do; the App provides it. */
@@ -13,9 +13,12 @@ export interface CommandContext {
   version: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  themeName: ThemeName;
+  /** The theme in use: a built-in name or a custom theme's. */
+  themeName: string;
+  /** Every theme `/theme` offers: the built-in ones, then the custom ones. */
+  themeNames: readonly string[];
   addItem(item: NewHistoryItem): void;
-  setTheme(name: ThemeName): void;
+  setTheme(name: string): void;
   /** Clears the screen and starts a new session. */
   newSession(): Promise<void>;
   /** Continues in a fork of the session (its own record); the new id, or undefined if not possible. */
@@ -31,6 +34,8 @@ export interface CommandContext {
   /** The text of the latest model answer, if any. */
   lastAnswer(): string | undefined;
   copyToClipboard(text: string): void;
+  /** The key bindings in force (`/help` shows what keybindings.json changed). */
+  keymap?: Keymap;
   /** Whether the input has vim keybindings (`/vim`). */
   vimMode: boolean;
   setVimMode(enabled: boolean): void;

@@ -250,7 +250,8 @@ export function ConfirmDialog({
           <Text>{details.kind === 'plan' ? 'Approve this plan?' : `Allow ${displayName} to run?`}</Text>
           {choices.map((choice, index) => (
             <Text
-              key={choice.action}
+              // A plan approval offers several `plan` choices, one per mode.
+              key={`${choice.action}:${choice.mode ?? ''}`}
               color={index === selected ? theme.accent : undefined}
               bold={index === selected}
             >

@@ -3,6 +3,7 @@ import { useCallback, useReducer, useRef } from 'react';
 import type { SlashCommand } from '../commands/types';
 import { useCompletion } from '../hooks/use-completion';
 import { useKeyHandler } from '../hooks/use-key-handler';
+import { useKeymap } from '../hooks/use-keymap';
 import { useTheme } from '../hooks/use-theme';
 import {
   AT_DRAFT,
@@ -14,6 +15,7 @@ import {
 import { expandPastes, normalizePaste, pastePlaceholder, shouldCollapsePaste } from '../input/paste';
 import * as edit from '../input/text-buffer';
 import { enterNormal, normalKey, type VimMode } from '../input/vim';
+import { ACTIONS } from '../keys/keymap';
 import { CompletionList } from './completion-list';
 import { InputView } from './input-view';
 
@@ -28,8 +30,11 @@ interface Props {
   /** Keys go to the dialog instead while it is open. */
   isActive: boolean;
   busy: boolean;
-  /** Returns false to keep the text in the editor (e.g. a request is still running). */
-  onSubmit(text: string, mode: SubmitMode): boolean;
+  /**
+   * Returns false to keep the text in the editor. While a turn runs, Enter sends the line as
+   * steering (it joins the turn at its next step) and Tab with `queue` for after the turn.
+   */
+  onSubmit(text: string, mode: SubmitMode, options?: { queue?: boolean }): boolean;
   /** Esc while a request runs. */
   onCancel(): void;
   /** Ctrl+C while a request runs or on an empty prompt (the App cancels, or exits on the second). */
@@ -41,6 +46,11 @@ interface Props {
   /** Prompts typed ahead and waiting for the turn to end; Esc removes the last one first. */
   queuedCount?: number;
   onDropQueued?(): void;
+  /**
+   * Ctrl+V (`chat:pasteImage`): an image from the clipboard, saved to a file; its path is
+   * inserted (and attached on sending like any pasted image path). Undefined: nothing to insert.
+   */
+  pasteImage?(): Promise<string | undefined>;
 }
 
 interface SearchState {
@@ -90,6 +100,7 @@ export function InputPrompt(props: Props) {
   const vimMode = props.vimMode === true;
   const queuedCount = props.queuedCount ?? 0;
   const theme = useTheme();
+  const keymap = useKeymap();
   // Several key events can arrive in one tick (before React re-renders), so handlers read and
   // write the latest state through a ref; a counter makes React render it.
   const state = useRef<EditorState>(INITIAL_STATE);
@@ -121,11 +132,11 @@ export function InputPrompt(props: Props) {
     });
   };
 
-  const submit = () => {
+  const submit = (options: { queue?: boolean } = {}) => {
     const { buffer: current, pastes, shellMode: shell } = state.current;
     const text = expandPastes(current.text, pastes);
     if (text.trim() === '') return;
-    if (!props.onSubmit(text, shell ? 'shell' : 'prompt')) return;
+    if (!props.onSubmit(text, shell ? 'shell' : 'prompt', options)) return;
     update({ ...INITIAL_STATE, shellMode: shell });
   };
 
@@ -175,7 +186,7 @@ export function InputPrompt(props: Props) {
       update({ search: undefined, ...(found !== undefined ? { buffer: edit.bufferOf(found) } : {}) });
       return;
     }
-    if (key.ctrl && input === 'r') {
+    if (keymap.is('chat:historySearch', input, key)) {
       const older =
         search.match === undefined ? undefined : reverseSearch(history, search.query, search.match);
       if (older !== undefined) update({ search: { ...search, match: older } });
@@ -231,8 +242,21 @@ export function InputPrompt(props: Props) {
         else if (shellMode && buffer.text === '') update({ shellMode: false });
         return;
       }
-      if (key.ctrl && input === 'r') {
+      const action = keymap.actionFor(input, key);
+      // The App's own keys (keybindings.json may give it one the input would otherwise take).
+      if (action !== undefined && ACTIONS[action].context === 'Global') return;
+      if (action === 'chat:historySearch') {
         update({ search: { query: '', match: undefined } });
+        return;
+      }
+      if (action === 'chat:pasteImage' && props.pasteImage) {
+        void props.pasteImage().then((path) => {
+          if (path === undefined) return;
+          const current = state.current.buffer;
+          const before = current.text.slice(0, current.cursor);
+          const gap = before === '' || /\s$/.test(before) ? '' : ' ';
+          change(edit.insert(current, `${gap}${path} `));
+        });
         return;
       }
       const newline = (key.return && (key.meta || key.shift)) || input === '\n' || SHIFT_ENTER.has(input);
@@ -254,6 +278,8 @@ export function InputPrompt(props: Props) {
       }
       if (key.tab) {
         if (!key.shift && completion.open) acceptCompletion();
+        // While a turn runs, Tab queues the line for after it (Enter would steer the turn).
+        else if (!key.shift && busy) submit({ queue: true });
         return;
       }
       if (key.upArrow || key.downArrow) {
@@ -278,18 +304,18 @@ export function InputPrompt(props: Props) {
         return setBuffer(key.ctrl || key.meta ? edit.wordLeft(buffer) : edit.moveLeft(buffer));
       if (key.rightArrow)
         return setBuffer(key.ctrl || key.meta ? edit.wordRight(buffer) : edit.moveRight(buffer));
-      if (key.home || (key.ctrl && input === 'a')) return setBuffer(edit.lineStart(buffer));
-      if (key.end || (key.ctrl && input === 'e')) return setBuffer(edit.lineEnd(buffer));
+      if (key.home || action === 'chat:lineStart') return setBuffer(edit.lineStart(buffer));
+      if (key.end || action === 'chat:lineEnd') return setBuffer(edit.lineEnd(buffer));
       if (key.backspace || key.delete) {
         if (buffer.text === '' && shellMode) update({ shellMode: false });
         else change(key.meta ? edit.deleteWordLeft(buffer) : edit.backspace(buffer));
         return;
       }
-      if (key.ctrl && input === 'w') return change(edit.deleteWordLeft(buffer));
-      if (key.ctrl && input === 'u') return change(edit.killToLineStart(buffer));
-      if (key.ctrl && input === 'k') return change(edit.killToLineEnd(buffer));
-      if (key.meta && input === 'b') return setBuffer(edit.wordLeft(buffer));
-      if (key.meta && input === 'f') return setBuffer(edit.wordRight(buffer));
+      if (action === 'chat:deleteWordLeft') return change(edit.deleteWordLeft(buffer));
+      if (action === 'chat:killLineStart') return change(edit.killToLineStart(buffer));
+      if (action === 'chat:killLineEnd') return change(edit.killToLineEnd(buffer));
+      if (action === 'chat:wordLeft') return setBuffer(edit.wordLeft(buffer));
+      if (action === 'chat:wordRight') return setBuffer(edit.wordRight(buffer));
       if (key.ctrl || key.meta || input === '') return;
       if (input === '!' && buffer.text === '' && !shellMode) {
         update({ shellMode: true });

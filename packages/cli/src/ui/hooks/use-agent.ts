@@ -2,8 +2,12 @@ import type { AgentEvent, Part, Session, UsageMetadata } from '@kodo/core/engine
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type CallDescriber, type RetryNotice, TurnAccumulator } from '../turn-accumulator';
 import type { LiveBlock, NewHistoryItem } from '../types';
+import { FrameCoalescer } from './frame-coalescer';
 
-/** The live turn is redrawn at most this often while events stream in. */
+/**
+ * The live turn is redrawn at most this often while events stream in; the first event after a
+ * quiet spell is drawn at once (FrameCoalescer).
+ */
 export const LIVE_THROTTLE_MS = 50;
 
 /** Events the person must see at once (an approval request, a call starting). */
@@ -11,6 +15,7 @@ const URGENT = new Set<AgentEvent['type']>([
   'tool_call_confirmation',
   'tool_call_request',
   'tool_call_response',
+  'steering',
 ]);
 
 export interface AgentState {
@@ -36,14 +41,17 @@ interface Options {
   describe: CallDescriber;
   /** Receives items that became final, in order. */
   onCommit(items: NewHistoryItem[]): void;
+  /** A step took a steering line (it is in the transcript now). */
+  onSteered?(text: string): void;
 }
 
 /**
  * Drives the Session for the UI: one AbortController per request, AgentEvents folded by a
  * TurnAccumulator, and the live region redrawn at most every LIVE_THROTTLE_MS (tokens arrive far
- * faster than anyone reads), while final items go to the static history.
+ * faster than anyone reads; the first token is drawn at once), while final items go to the
+ * static history.
  */
-export function useAgent({ session, describe, onCommit }: Options): AgentState {
+export function useAgent({ session, describe, onCommit, onSteered }: Options): AgentState {
   const [live, setLive] = useState<LiveBlock[]>([]);
   const [busy, setBusy] = useState(false);
   const [startedAt, setStartedAt] = useState(0);
@@ -51,13 +59,15 @@ export function useAgent({ session, describe, onCommit }: Options): AgentState {
   const [waitingSince, setWaitingSince] = useState<number | undefined>(undefined);
   const [lastUsage, setLastUsage] = useState<UsageMetadata | undefined>(undefined);
   const controller = useRef<AbortController | undefined>(undefined);
-  const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const frames = useRef<FrameCoalescer | undefined>(undefined);
   const commit = useRef(onCommit);
   commit.current = onCommit;
+  const steered = useRef(onSteered);
+  steered.current = onSteered;
 
   useEffect(
     () => () => {
-      clearTimeout(timer.current);
+      frames.current?.cancel();
       controller.current?.abort();
     },
     [],
@@ -69,8 +79,6 @@ export function useAgent({ session, describe, onCommit }: Options): AgentState {
       accumulator: TurnAccumulator,
     ): Promise<R | undefined> => {
       const flush = () => {
-        clearTimeout(timer.current);
-        timer.current = undefined;
         const items = accumulator.drainCommitted();
         if (items.length > 0) commit.current(items);
         setLive(accumulator.live());
@@ -78,14 +86,18 @@ export function useAgent({ session, describe, onCommit }: Options): AgentState {
         setWaitingSince(accumulator.waitingSince);
         if (accumulator.lastUsage) setLastUsage(accumulator.lastUsage);
       };
+      frames.current?.cancel();
+      const coalescer = new FrameCoalescer(flush, LIVE_THROTTLE_MS);
+      frames.current = coalescer;
       let result: R | undefined;
       setWaitingSince(accumulator.waitingSince);
       try {
         let next = await stream.next();
         while (!next.done) {
           accumulator.apply(next.value);
-          if (URGENT.has(next.value.type) || next.value.type === 'retry') flush();
-          else timer.current ??= setTimeout(flush, LIVE_THROTTLE_MS);
+          if (next.value.type === 'steering') steered.current?.(next.value.text);
+          if (URGENT.has(next.value.type) || next.value.type === 'retry') coalescer.flushNow();
+          else coalescer.request();
           next = await stream.next();
         }
         result = next.value;
@@ -93,7 +105,7 @@ export function useAgent({ session, describe, onCommit }: Options): AgentState {
         accumulator.notice(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, 'error');
       }
       accumulator.end();
-      flush();
+      coalescer.flushNow();
       return result;
     },
     [],

@@ -1,5 +1,5 @@
 import { acceptsImages, type Part, routeAgentMention, type Workspace } from '@kodo/core/engine';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { parseSlashCommand } from '../commands/registry';
 import type { SlashCommand } from '../commands/types';
 import type { SubmitMode } from '../components/input-prompt';
@@ -15,6 +15,10 @@ export interface DispatchSession {
   readonly toolContext: { readonly workspace: Workspace };
   readonly agents: { list(): readonly { name: string }[] };
   addContext(parts: Part[]): void;
+  /** Steering: the line joins the running prompt at its next step boundary. */
+  steer(text: string): void;
+  /** The steering lines the prompt ended without taking. */
+  takeSteering(): string[];
 }
 
 export interface PromptDispatchOptions {
@@ -34,10 +38,19 @@ export interface PromptDispatchOptions {
 }
 
 export interface PromptDispatch {
-  /** Takes a line the person submitted (or the initial prompt): remembered, then run or queued. */
-  submit(text: string, mode: SubmitMode): boolean;
+  /**
+   * Takes a line the person submitted (or the initial prompt): remembered, then run, sent as
+   * steering (a prompt typed while a prompt runs), or queued (`queue`: for after the turn).
+   */
+  submit(text: string, mode: SubmitMode, options?: { queue?: boolean }): boolean;
   /** The lines typed ahead, waiting for the running turn. */
   queue: PromptQueue;
+  /** Steering lines sent and not yet taken by a step, oldest first. */
+  steering: readonly string[];
+  /** A step took this steering line (the session's `steering` event). */
+  onSteered(text: string): void;
+  /** Drops the steering lines no step took yet (Ctrl+C); how many. */
+  dropSteering(): number;
   /** The remembered lines, oldest first, for the input's history. */
   inputHistory: string[];
 }
@@ -53,6 +66,13 @@ export interface PromptDispatch {
 export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatch {
   const { session, agent, commands, addItem, runCommand, onPromptStart, listFiles } = options;
   const [inputHistory, setInputHistory] = useState<string[]>(() => options.inputHistory.load());
+  /** A prompt's turn runs: a line typed now steers it. */
+  const promptRunning = useRef(false);
+  const steeringLines = useRef<string[]>([]);
+  const [steering, setSteering] = useState<readonly string[]>([]);
+  const publishSteering = useCallback(() => setSteering([...steeringLines.current]), []);
+  /** Set once the queue exists: lines the turn did not take become the next prompt. */
+  const sendNext = useRef<(text: string) => void>(() => {});
 
   const runPrompt = useCallback(
     async (text: string) => {
@@ -73,11 +93,21 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
         session.agents.list().map((entry) => entry.name),
       );
       if (routed.agent) addItem({ kind: 'info', tone: 'info', text: `Asking the ${routed.agent} agent.` });
-      await agent.send(
-        expanded.images.length > 0 ? [{ text: routed.prompt }, ...expanded.images] : routed.prompt,
-      );
+      promptRunning.current = true;
+      try {
+        await agent.send(
+          expanded.images.length > 0 ? [{ text: routed.prompt }, ...expanded.images] : routed.prompt,
+        );
+      } finally {
+        promptRunning.current = false;
+        // The turn ended before another step: what steered it goes out next, ahead of the queue.
+        const left = session.takeSteering();
+        steeringLines.current = [];
+        publishSteering();
+        if (left.length > 0) sendNext.current(left.join('\n'));
+      }
     },
-    [addItem, agent, session, listFiles, onPromptStart],
+    [addItem, agent, session, listFiles, onPromptStart, publishSteering],
   );
 
   const runShell = useCallback(
@@ -111,18 +141,42 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
   );
 
   const queue = usePromptQueue({ dispatch, busy: agent.busy, paused: options.paused });
+  sendNext.current = (text) => queue.send({ text, mode: 'prompt' }, { first: true });
 
   const history = options.inputHistory;
   const submit = useCallback(
-    (text: string, mode: SubmitMode): boolean => {
+    (text: string, mode: SubmitMode, submitOptions: { queue?: boolean } = {}): boolean => {
       setInputHistory(history.add(mode === 'shell' ? `!${text}` : text));
       const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
       const runsWhileBusy = slash !== undefined && 'command' in slash && slash.command.whileBusy === true;
+      const isPrompt = mode === 'prompt' && slash === undefined && !text.startsWith('!');
+      if (isPrompt && promptRunning.current && !submitOptions.queue && !options.paused) {
+        session.steer(text);
+        steeringLines.current.push(text);
+        publishSteering();
+        return true;
+      }
       queue.send({ text, mode }, { now: runsWhileBusy });
       return true;
     },
-    [commands, history, queue],
+    [commands, history, queue, session, options.paused, publishSteering],
   );
 
-  return { submit, queue, inputHistory };
+  const onSteered = useCallback(
+    (text: string) => {
+      const index = steeringLines.current.indexOf(text);
+      if (index >= 0) steeringLines.current.splice(index, 1);
+      publishSteering();
+    },
+    [publishSteering],
+  );
+
+  const dropSteering = useCallback(() => {
+    const dropped = session.takeSteering().length;
+    steeringLines.current = [];
+    publishSteering();
+    return dropped;
+  }, [session, publishSteering]);
+
+  return { submit, queue, inputHistory, steering, onSteered, dropSteering };
 }

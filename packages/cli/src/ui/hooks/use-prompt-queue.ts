@@ -10,8 +10,11 @@ export interface QueuedPrompt {
 export interface PromptQueue {
   /** Waiting lines, oldest first. */
   items: readonly QueuedPrompt[];
-  /** Runs the line now when nothing runs (or `now` says it may run alongside), else queues it. */
-  send(line: QueuedPrompt, options?: { now?: boolean }): void;
+  /**
+   * Runs the line now when nothing runs (or `now` says it may run alongside), else queues it
+   * (`first`: ahead of the waiting lines).
+   */
+  send(line: QueuedPrompt, options?: { now?: boolean; first?: boolean }): void;
   /** Removes the newest waiting line (Esc); false when there was none. */
   dropLast(): boolean;
   /** Removes every waiting line (Ctrl+C stops the turn and what was queued behind it); how many. */
@@ -53,10 +56,11 @@ export function usePromptQueue({ dispatch, busy, paused }: Options): PromptQueue
   );
 
   const send = useCallback(
-    (line: QueuedPrompt, options: { now?: boolean } = {}) => {
+    (line: QueuedPrompt, options: { now?: boolean; first?: boolean } = {}) => {
       const occupied = busy || paused || working.current > 0 || entries.current.length > 0;
       if (occupied && !options.now) {
-        entries.current.push(line);
+        if (options.first) entries.current.unshift(line);
+        else entries.current.push(line);
         publish();
         return;
       }

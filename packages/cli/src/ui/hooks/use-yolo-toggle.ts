@@ -6,13 +6,9 @@ import { useCallback, useRef } from 'react';
  * session decides (approval-mode-gate.ts): under the settings' lock-down it refuses, with the
  * reason shown.
  */
-export function useYoloToggle(options: {
-  session: Session;
-  onMode(mode: ApprovalMode): void;
-  onRefused(message: string): void;
-}): () => void {
+export function useYoloToggle(options: { session: Session; onRefused(message: string): void }): () => void {
   const before = useRef<ApprovalMode>('default');
-  const { session, onMode, onRefused } = options;
+  const { session, onRefused } = options;
   return useCallback(() => {
     const current = session.getApprovalMode();
     const next = current === 'yolo' ? before.current : 'yolo';
@@ -21,7 +17,7 @@ export function useYoloToggle(options: {
       onRefused(decision.message);
       return;
     }
+    // The footer follows the session's approval_mode_changed event (use-approval-mode.ts).
     if (current !== 'yolo') before.current = current;
-    onMode(decision.mode);
-  }, [session, onMode, onRefused]);
+  }, [session, onRefused]);
 }

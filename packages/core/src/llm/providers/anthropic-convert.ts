@@ -14,9 +14,11 @@
 import type { ApiError } from '../../contracts/errors';
 import type { Content, GenerateRequest, Part } from '../../contracts/messages';
 import { modelInfo } from '../models';
+import { applyAnthropicStructuredOutput } from '../structured-output/anthropic';
 import { ANTHROPIC_REDACTED_PREFIX, ANTHROPIC_SIGNATURE_PREFIX } from './anthropic-signatures';
 import { pairToolCalls, safeToolId } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { jsonSchemaTools } from './freeform';
 import { toolResultText } from './openai-convert';
 
 type Json = Record<string, unknown>;
@@ -38,8 +40,9 @@ export function toAnthropicRequestBody(request: GenerateRequest, options: { stre
     body.system = [{ type: 'text', text: request.systemInstruction, cache_control: CACHE }];
   }
   body.messages = toAnthropicMessages(request.contents);
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool, index, all) => ({
+  const tools = jsonSchemaTools(request.tools);
+  if (tools.length > 0) {
+    body.tools = tools.map((tool, index, all) => ({
       name: tool.name,
       description: tool.description,
       input_schema: tool.parametersJsonSchema,
@@ -67,6 +70,7 @@ export function toAnthropicRequestBody(request: GenerateRequest, options: { stre
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.topK !== undefined) body.top_k = config.topK;
   }
+  if (config.responseJsonSchema) applyAnthropicStructuredOutput(body, config.responseJsonSchema);
   if (options.stream) body.stream = true;
   return body;
 }

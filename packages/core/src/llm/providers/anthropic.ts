@@ -8,6 +8,7 @@
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../../contracts/messages';
+import { unwrapAnthropicStructuredOutput } from '../structured-output/anthropic';
 import { anthropicErrorFromBody, toAnthropicRequestBody } from './anthropic-convert';
 import { AnthropicStreamConverter, joinChunks } from './anthropic-stream';
 import { envelopeHttpError } from './error-envelope';
@@ -28,6 +29,20 @@ export interface AnthropicClientOptions {
 }
 
 const httpError = envelopeHttpError(anthropicErrorFromBody);
+
+/** Lets the model think between tool calls (Claude Code sends it too); merged into a configured beta list. */
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+
+/** The headers of one request: thinking with tools asks for interleaved thinking. */
+function headersFor(base: Record<string, string>, body: Record<string, unknown>): Record<string, string> {
+  if (!body.thinking || !Array.isArray(body.tools) || body.tools.length === 0) return base;
+  const betas = (base['anthropic-beta'] ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter(Boolean);
+  if (!betas.includes(INTERLEAVED_THINKING_BETA)) betas.push(INTERLEAVED_THINKING_BETA);
+  return { ...base, 'anthropic-beta': betas.join(',') };
+}
 
 export class AnthropicContentGenerator implements ContentGenerator {
   readonly provider: string;
@@ -63,14 +78,17 @@ export class AnthropicContentGenerator implements ContentGenerator {
     const converter = new AnthropicStreamConverter();
     const events = postEventStream({
       url: this.url,
-      headers: this.headers,
+      headers: headersFor(this.headers, body),
       body,
       signal,
       httpError,
       ...this.transportOptions,
     });
-    for await (const payload of events) yield* converter.push(parseJsonPayload(payload));
-    yield* converter.end();
+    const chunks = (async function* () {
+      for await (const payload of events) yield* converter.push(parseJsonPayload(payload));
+      yield* converter.end();
+    })();
+    yield* request.config?.responseJsonSchema ? unwrapAnthropicStructuredOutput(chunks) : chunks;
   }
 
   async countTokens(request: GenerateRequest): Promise<CountTokensResponse> {

@@ -14,6 +14,7 @@
  * Every probe is a small GET/POST with a short timeout; any failure means "not told".
  */
 import type { IncomingMessage, RequestOptions } from 'node:http';
+import { agentFor } from '../../net/proxy-transport';
 import type { ContextDiscovery } from './registry';
 
 export type LocalServer = 'ollama' | 'llama.cpp' | 'vllm';
@@ -150,7 +151,9 @@ async function requestJson(
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return undefined;
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const payload = options.body ? JSON.stringify(options.body) : undefined;
+  const agent = await agentFor(target);
   const requestOptions: RequestOptions = {
+    ...(agent ? { agent } : {}),
     method: payload ? 'POST' : 'GET',
     headers: {
       accept: 'application/json',

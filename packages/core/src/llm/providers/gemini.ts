@@ -16,6 +16,8 @@ import type {
 } from '../../contracts/messages';
 import { boundFunctionCallArgs } from '../args-depth';
 import { checkGenerateResponse, expectFields, readShape } from '../response-shape';
+import { geminiStructuredOutput } from '../structured-output/gemini';
+import { jsonSchemaTools } from './freeform';
 import { apiErrorFromHttp, apiErrorFromStreamChunk, malformedChunkError } from './gemini-errors';
 import {
   type HttpErrorMapper,
@@ -53,12 +55,13 @@ function toGenerationConfig(config: GenerationConfig | undefined): Record<string
   if (config.topP !== undefined) out.topP = config.topP;
   if (config.topK !== undefined) out.topK = config.topK;
   if (config.maxOutputTokens !== undefined) out.maxOutputTokens = config.maxOutputTokens;
-  if (config.includeThoughts !== undefined || config.thinkingBudget !== undefined) {
-    const thinking: Record<string, unknown> = {};
-    if (config.includeThoughts !== undefined) thinking.includeThoughts = config.includeThoughts;
-    if (config.thinkingBudget !== undefined) thinking.thinkingBudget = config.thinkingBudget;
-    out.thinkingConfig = thinking;
-  }
+  const thinking: Record<string, unknown> = {};
+  if (config.includeThoughts !== undefined) thinking.includeThoughts = config.includeThoughts;
+  // Gemini 3 takes a level and refuses a budget beside it; 2.5 takes a budget.
+  if (config.thinkingLevel !== undefined) thinking.thinkingLevel = config.thinkingLevel;
+  else if (config.thinkingBudget !== undefined) thinking.thinkingBudget = config.thinkingBudget;
+  if (Object.keys(thinking).length > 0) out.thinkingConfig = thinking;
+  if (config.responseJsonSchema) Object.assign(out, geminiStructuredOutput(config.responseJsonSchema));
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -73,10 +76,11 @@ export function toGeminiRequestBody(request: GenerateRequest): Record<string, un
   if (request.systemInstruction) {
     body.systemInstruction = { role: 'user', parts: [{ text: request.systemInstruction }] };
   }
-  if (request.tools && request.tools.length > 0) {
+  const tools = jsonSchemaTools(request.tools);
+  if (tools.length > 0) {
     body.tools = [
       {
-        functionDeclarations: request.tools.map(({ name, description, parametersJsonSchema }) => ({
+        functionDeclarations: tools.map(({ name, description, parametersJsonSchema }) => ({
           name,
           description,
           parametersJsonSchema,

@@ -10,6 +10,7 @@
  */
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { ApiError, abortError, isAbortError } from '../../contracts/errors';
+import { agentFor } from '../../net/proxy-transport';
 import { SseDecoder } from '../sse';
 import { malformedChunkError, networkApiError, parseRetryAfter } from './gemini-errors';
 import {
@@ -130,6 +131,8 @@ async function open(post: JsonPost): Promise<Exchange> {
   const { url, signal } = post;
   if (signal.aborted) throw abortError();
   const request = await requestFnFor(url.protocol);
+  // Behind HTTPS_PROXY/HTTP_PROXY: the proxy's agent (net/proxy-transport.ts); else Node's own.
+  const agent = await agentFor(url);
   if (signal.aborted) throw abortError();
   const payload = Buffer.from(JSON.stringify(post.body), 'utf8');
   const limits = resolveTimeouts(post.timeouts);
@@ -140,6 +143,7 @@ async function open(post: JsonPost): Promise<Exchange> {
     const req = request(url, {
       method: 'POST',
       headers: { ...post.headers, 'content-length': String(payload.length) },
+      ...(agent ? { agent } : {}),
     });
     // Destroying the request with an ApiError makes it the request's 'error' below.
     const timers: NodeJS.Timeout[] = [];

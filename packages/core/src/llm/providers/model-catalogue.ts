@@ -22,5 +22,13 @@ export function catalogueWithOverrides(resolver: Pick<ProviderResolver, 'resolve
         id: model,
       });
     },
+    where(spec) {
+      try {
+        const { connection, model } = resolver.resolve(spec);
+        return { provider: connection.name, id: model };
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

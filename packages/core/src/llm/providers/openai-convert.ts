@@ -21,8 +21,10 @@ import type {
 } from '../../contracts/messages';
 import { boundedArgs } from '../args-depth';
 import { readShape } from '../response-shape';
+import { openAIChatResponseFormat } from '../structured-output/openai';
 import { pairToolCalls } from './call-pairing';
 import { type ErrorFallback, errorFromEnvelope, nonEmptyText } from './error-envelope';
+import { jsonSchemaTools } from './freeform';
 import { modelChunk } from './model-chunk';
 import { checkOpenAIChunk, checkOpenAICompletion, OPENAI_SOURCE } from './openai-shape';
 
@@ -53,8 +55,9 @@ export function toolResultText(response: Record<string, unknown>): string {
 
 export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBodyOptions): Json {
   const body: Json = { model: request.model, messages: toOpenAIMessages(request) };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
+  const tools = jsonSchemaTools(request.tools);
+  if (tools.length > 0) {
+    body.tools = tools.map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parametersJsonSchema },
     }));
@@ -65,6 +68,9 @@ export function toOpenAIRequestBody(request: GenerateRequest, options: OpenAIBod
   if (config?.topP !== undefined) body.top_p = config.topP;
   if (config?.topK !== undefined && options.topK) body.top_k = config.topK;
   if (config?.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
+  // Set only when an effort was asked for (effort.ts): OpenAI, vLLM and OpenRouter read it.
+  if (config?.reasoningEffort !== undefined) body.reasoning_effort = config.reasoningEffort;
+  if (config?.responseJsonSchema) body.response_format = openAIChatResponseFormat(config.responseJsonSchema);
   if (options.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
@@ -169,14 +175,33 @@ export function mapOpenAIUsage(usage: unknown): UsageMetadata | undefined {
     prompt_tokens_details?: { cached_tokens?: number } | null;
     completion_tokens_details?: { reasoning_tokens?: number } | null;
   };
+  return usageMetadata({
+    input: u.prompt_tokens,
+    output: u.completion_tokens,
+    total: u.total_tokens,
+    cached: u.prompt_tokens_details?.cached_tokens,
+    reasoning: u.completion_tokens_details?.reasoning_tokens,
+  });
+}
+
+/**
+ * OpenAI's token counts (Chat Completions and the Responses API name them differently) as kodo's
+ * usage: reasoning tokens are part of the output count there and counted as thoughts here.
+ */
+export function usageMetadata(counts: {
+  input?: number | undefined;
+  output?: number | undefined;
+  total?: number | undefined;
+  cached?: number | undefined;
+  reasoning?: number | undefined;
+}): UsageMetadata {
   const out: UsageMetadata = {};
-  const reasoning = u.completion_tokens_details?.reasoning_tokens ?? 0;
-  if (typeof u.prompt_tokens === 'number') out.promptTokenCount = u.prompt_tokens;
-  if (typeof u.completion_tokens === 'number') out.candidatesTokenCount = u.completion_tokens - reasoning;
+  const reasoning = counts.reasoning ?? 0;
+  if (typeof counts.input === 'number') out.promptTokenCount = counts.input;
+  if (typeof counts.output === 'number') out.candidatesTokenCount = counts.output - reasoning;
   if (reasoning > 0) out.thoughtsTokenCount = reasoning;
-  const cached = u.prompt_tokens_details?.cached_tokens;
-  if (typeof cached === 'number' && cached > 0) out.cachedContentTokenCount = cached;
-  if (typeof u.total_tokens === 'number') out.totalTokenCount = u.total_tokens;
+  if (typeof counts.cached === 'number' && counts.cached > 0) out.cachedContentTokenCount = counts.cached;
+  if (typeof counts.total === 'number') out.totalTokenCount = counts.total;
   return out;
 }
 

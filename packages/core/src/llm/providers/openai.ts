@@ -1,9 +1,11 @@
 /**
- * The lean OpenAI Chat Completions client: kodo's default transport for OpenAI and every
- * OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter), chosen by base URL.
+ * The lean OpenAI client: the Responses API for OpenAI's own models on OpenAI's API, Chat
+ * Completions for every OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio,
+ * OpenRouter); openai-wire.ts decides per request, and `wireApi` overrides it.
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
 import type { CountTokensResponse, GenerateRequest, GenerateResponse } from '../../contracts/messages';
+import { joinChunks } from './anthropic-stream';
 import { envelopeHttpError } from './error-envelope';
 import {
   type JsonPost,
@@ -20,6 +22,8 @@ import {
   openAIErrorFromBody,
   toOpenAIRequestBody,
 } from './openai-convert';
+import { ResponsesStreamConverter, toResponsesRequestBody } from './openai-responses-convert';
+import { type OpenAIWireApi, openAIWireFor } from './openai-wire';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -35,6 +39,8 @@ export interface OpenAIClientOptions {
   transportOptions?: TransportOptions;
   /** `required`: the request answering each user message must call a tool. */
   toolChoice?: 'auto' | 'required';
+  /** `providers.<name>.wireApi`: the wire API for every model of this provider. */
+  wireApi?: OpenAIWireApi;
 }
 
 /** The official API takes `max_completion_tokens`; compatible servers mostly know `max_tokens`. */
@@ -61,11 +67,15 @@ export class OpenAIContentGenerator implements ContentGenerator {
   private readonly headers: Record<string, string>;
   private readonly transportOptions: TransportOptions;
   private readonly toolChoice: OpenAIClientOptions['toolChoice'];
+  private readonly wireApi: OpenAIWireApi | undefined;
+  private readonly explicitBaseUrl: string | undefined;
 
   constructor(options: OpenAIClientOptions) {
     this.transportOptions = options.transportOptions ?? {};
     this.provider = options.providerName ?? 'openai';
     this.toolChoice = options.toolChoice;
+    this.wireApi = options.wireApi;
+    this.explicitBaseUrl = options.baseUrl || undefined;
     this.baseUrl = (options.baseUrl || DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
     this.headers = {
       'content-type': 'application/json',
@@ -76,7 +86,18 @@ export class OpenAIContentGenerator implements ContentGenerator {
     };
   }
 
+  /** The wire API a request for this model goes out on. */
+  wireFor(model: string): OpenAIWireApi {
+    return openAIWireFor(this.explicitBaseUrl, model, this.wireApi);
+  }
+
   async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
+    if (this.wireFor(request.model) === 'responses') {
+      // Streamed and joined: one code path for the Responses API (as the Anthropic client does).
+      const chunks: GenerateResponse[] = [];
+      for await (const chunk of this.responsesStream(request, signal)) chunks.push(chunk);
+      return joinChunks(chunks);
+    }
     const body = toOpenAIRequestBody(request, {
       stream: false,
       maxTokensField: maxTokensFieldFor(this.baseUrl),
@@ -91,6 +112,10 @@ export class OpenAIContentGenerator implements ContentGenerator {
     request: GenerateRequest,
     signal: AbortSignal,
   ): AsyncGenerator<GenerateResponse> {
+    if (this.wireFor(request.model) === 'responses') {
+      yield* this.responsesStream(request, signal);
+      return;
+    }
     const body = toOpenAIRequestBody(request, {
       stream: true,
       maxTokensField: maxTokensFieldFor(this.baseUrl),
@@ -112,9 +137,25 @@ export class OpenAIContentGenerator implements ContentGenerator {
     return estimateTokens(request);
   }
 
-  private post(body: unknown, signal: AbortSignal): JsonPost {
+  private async *responsesStream(
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<GenerateResponse> {
+    const body = toResponsesRequestBody(request, { stream: true });
+    const converter = new ResponsesStreamConverter();
+    for await (const payload of postEventStream({
+      ...this.post(body, signal, '/responses'),
+      headers: this.streamHeaders(),
+    })) {
+      if (payload.trim() === '[DONE]') break;
+      yield* converter.push(parseJsonPayload(payload));
+    }
+    yield* converter.end();
+  }
+
+  private post(body: unknown, signal: AbortSignal, path = '/chat/completions'): JsonPost {
     return {
-      url: joinUrl(this.baseUrl, '/chat/completions'),
+      url: joinUrl(this.baseUrl, path),
       headers: this.headers,
       body,
       signal,

@@ -17,7 +17,9 @@ import type { ContentGenerator } from '../../contracts/content-generator';
 import { AuthError } from '../../contracts/errors';
 import type { GenerationConfig } from '../../contracts/messages';
 import { loadProvider } from '../../on-demand';
+import { type Effort, isEffort } from '../effort';
 import { modelInfo } from '../models';
+import { OPENAI_WIRE_APIS, type OpenAIWireApi } from './openai-wire';
 import type { TransportTimeouts } from './transport-limits';
 
 export type ProviderType = 'gemini' | 'openai' | 'anthropic';
@@ -114,6 +116,10 @@ export interface ProviderConnection {
   modelOverrides?: Record<string, ModelOverrideSettings>;
   /** Whether and how to ask the server for the model's context window. */
   discovery?: ContextDiscovery;
+  /** `--effort`, else the profile's `effort`, else `model.effort`; absent = the vendor's default. */
+  effort?: Effort;
+  /** `providers.<name>.wireApi` (OpenAI type only): Responses or Chat Completions for every model. */
+  wireApi?: OpenAIWireApi;
 }
 
 export interface ResolvedModel {
@@ -146,6 +152,10 @@ export interface ProviderResolverOptions {
   timeouts?: TransportTimeouts | undefined;
   /** `model.temperature`, `model.topP`, `model.topK`, `model.maxOutputTokens`. */
   sampling?: SamplingSettings | undefined;
+  /** `model.effort`: a profile's own `effort` wins over it. */
+  effort?: Effort | undefined;
+  /** `--effort`: wins over every profile's. */
+  effortOverride?: Effort | undefined;
 }
 
 interface Profile extends BuiltinProvider {
@@ -155,6 +165,8 @@ interface Profile extends BuiltinProvider {
   contextWindow?: number;
   modelOverrides?: Record<string, ModelOverrideSettings>;
   keyOptional?: boolean;
+  effort?: Effort;
+  wireApi?: OpenAIWireApi;
   /** The base URL came from `providers.<name>.baseUrl` in settings. */
   baseUrlFromSettings?: boolean;
 }
@@ -168,9 +180,13 @@ export class ProviderResolver {
   private readonly env: NodeJS.ProcessEnv;
   private readonly timeouts: TransportTimeouts | undefined;
   private readonly sampling: SamplingSettings;
+  private readonly effort: Effort | undefined;
+  private readonly effortOverride: Effort | undefined;
 
   constructor(options: ProviderResolverOptions) {
     this.env = options.env;
+    this.effort = options.effort;
+    this.effortOverride = options.effortOverride;
     this.timeouts = options.timeouts;
     this.sampling = definedOnly(options.sampling ?? {});
     for (const [name, builtin] of Object.entries(BUILTIN_PROVIDERS)) {
@@ -246,8 +262,14 @@ export class ProviderResolver {
       ...(profile.contextWindow ? { contextWindow: profile.contextWindow } : {}),
       ...(profile.modelOverrides ? { modelOverrides: profile.modelOverrides } : {}),
       ...discoveryOf(profile, baseUrl),
+      ...effortOf(this.effortOverride ?? profile.effort ?? this.effort),
+      ...(profile.wireApi ? { wireApi: profile.wireApi } : {}),
     };
   }
+}
+
+function effortOf(effort: Effort | undefined): { effort?: Effort } {
+  return effort ? { effort } : {};
 }
 
 function definedOnly(sampling: SamplingSettings): SamplingSettings {
@@ -332,6 +354,22 @@ function mergeProfile(name: string, base: Profile | undefined, settings: Provide
   if (settings.modelOverrides && typeof settings.modelOverrides === 'object') {
     profile.modelOverrides = settings.modelOverrides;
   }
+  if (settings.effort !== undefined) {
+    if (!isEffort(settings.effort)) {
+      throw new ProviderConfigError(
+        `Settings providers.${name}.effort must be one of off, low, medium, high, max (got ${JSON.stringify(settings.effort)}).`,
+      );
+    }
+    profile.effort = settings.effort;
+  }
+  if (settings.wireApi !== undefined) {
+    if (!OPENAI_WIRE_APIS.includes(settings.wireApi as OpenAIWireApi) || profile.type !== 'openai') {
+      throw new ProviderConfigError(
+        `Settings providers.${name}.wireApi must be "responses" or "chat", on a type "openai" profile (got ${JSON.stringify(settings.wireApi)} on "${profile.type}").`,
+      );
+    }
+    profile.wireApi = settings.wireApi as OpenAIWireApi;
+  }
   return profile;
 }
 
@@ -396,6 +434,7 @@ export function defaultProviderRegistry(): ProviderRegistry {
         ...(c.apiKey ? { apiKey: c.apiKey } : {}),
         ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
         ...(c.toolChoice ? { toolChoice: c.toolChoice } : {}),
+        ...(c.wireApi ? { wireApi: c.wireApi } : {}),
       });
     })
     .register('anthropic', async (c) => {

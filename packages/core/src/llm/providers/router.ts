@@ -12,6 +12,7 @@
  * Configured sampling (`model.temperature`… and a profile's own) fills what a request leaves unset.
  */
 import type { ContentGenerator } from '../../contracts/content-generator';
+import { ApiError } from '../../contracts/errors';
 import type {
   Content,
   CountTokensResponse,
@@ -22,11 +23,14 @@ import type {
 import { loadProvider } from '../../on-demand';
 import { untilAborted } from '../../utils/abort';
 import type { ContextWindowSource } from '../context-windows';
+import { type Effort, type ThinkingFamily, thinkingPlan } from '../effort';
 import type { ModelCatalogue } from '../model-info';
 import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
 import { ContextGuard } from './context-guard';
 import { catalogueWithOverrides } from './model-catalogue';
+import { isOpenAIReasoningSignature } from './openai-responses-convert';
+import { openAIWireFor } from './openai-wire';
 import {
   defaultProviderRegistry,
   type ProviderConnection,
@@ -49,6 +53,8 @@ export interface ProviderRouterOptions {
 interface Routed {
   client: ContentGenerator;
   routed: GenerateRequest;
+  /** What the request asked of the model's thinking, to name it when the model refuses it. */
+  thinking: ThinkingSent;
   /** Set for local servers: what to check around the request. */
   watch?: { spec: string; window: WatchedWindow | undefined };
 }
@@ -62,6 +68,8 @@ export class ProviderRouter implements ContentGenerator {
   private readonly windows = new Map<string, Promise<DiscoveredWindow | undefined>>();
   private readonly knownWindows = new Map<string, DiscoveredWindow>();
   private readonly guard: ContextGuard;
+  /** Models already told that `off` cannot stop their thinking. */
+  private readonly toldCannotTurnOff = new Set<string>();
   readonly provider: string;
 
   constructor(private readonly options: ProviderRouterOptions) {
@@ -107,30 +115,38 @@ export class ProviderRouter implements ContentGenerator {
   }
 
   async generateContent(request: GenerateRequest, signal: AbortSignal): Promise<GenerateResponse> {
-    const { client, routed, watch } = await this.route(request);
-    if (!watch) return client.generateContent(routed, signal);
-    const estimate = this.guard.beforeRequest(watch.spec, routed, watch.window);
-    const response = await client.generateContent(routed, signal);
-    this.answered(watch, routed, estimate, response.usageMetadata);
-    return response;
+    const { client, routed, watch, thinking } = await this.route(request);
+    try {
+      if (!watch) return await client.generateContent(routed, signal);
+      const estimate = this.guard.beforeRequest(watch.spec, routed, watch.window);
+      const response = await client.generateContent(routed, signal);
+      this.answered(watch, routed, estimate, response.usageMetadata);
+      return response;
+    } catch (error) {
+      throw thinkingRefusal(error, thinking);
+    }
   }
 
   async *generateContentStream(
     request: GenerateRequest,
     signal: AbortSignal,
   ): AsyncGenerator<GenerateResponse> {
-    const { client, routed, watch } = await this.route(request);
-    if (!watch) {
-      yield* client.generateContentStream(routed, signal);
-      return;
+    const { client, routed, watch, thinking } = await this.route(request);
+    try {
+      if (!watch) {
+        yield* client.generateContentStream(routed, signal);
+        return;
+      }
+      const estimate = this.guard.beforeRequest(watch.spec, routed, watch.window);
+      let usage: GenerateResponse['usageMetadata'];
+      for await (const chunk of client.generateContentStream(routed, signal)) {
+        if (chunk.usageMetadata) usage = chunk.usageMetadata;
+        yield chunk;
+      }
+      this.answered(watch, routed, estimate, usage);
+    } catch (error) {
+      throw thinkingRefusal(error, thinking);
     }
-    const estimate = this.guard.beforeRequest(watch.spec, routed, watch.window);
-    let usage: GenerateResponse['usageMetadata'];
-    for await (const chunk of client.generateContentStream(routed, signal)) {
-      if (chunk.usageMetadata) usage = chunk.usageMetadata;
-      yield chunk;
-    }
-    this.answered(watch, routed, estimate, usage);
   }
 
   async countTokens(request: GenerateRequest, signal: AbortSignal): Promise<CountTokensResponse> {
@@ -143,7 +159,7 @@ export class ProviderRouter implements ContentGenerator {
     const { connection } = resolved;
     const client = this.client(connection);
     const contents = historyFor(connection.type, request.contents);
-    const config = withConfigured(resolved, request.config);
+    const { config, thinking } = this.configFor(resolved, request.config);
     const routed: GenerateRequest = {
       ...request,
       model: resolved.model,
@@ -151,14 +167,39 @@ export class ProviderRouter implements ContentGenerator {
       ...(config ? { config } : {}),
     };
     const pending = this.window(resolved);
-    if (!pending) return { client: await client, routed };
+    if (!pending) return { client: await client, routed, thinking };
     // Asked for at setup (or the first time this model is used); a local server answers at once.
     const discovered = await pending;
     const configured = configuredWindow(resolved);
     const window: WatchedWindow | undefined = configured
       ? { ...discovered, contextWindow: configured }
       : discovered;
-    return { client: await client, routed, watch: { spec: resolved.spec, window } };
+    return { client: await client, routed, watch: { spec: resolved.spec, window }, thinking };
+  }
+
+  /**
+   * The request's settings over the configured ones over what the family's own agent sends
+   * (effort.ts): the effort becomes the family's thinking fields. Says once per model when `off`
+   * cannot stop its thinking.
+   */
+  private configFor(resolved: ResolvedModel, own: GenerateRequest['config']) {
+    const { connection, model } = resolved;
+    const info = this.models.info(resolved.spec);
+    const family = thinkingFamily(connection, model);
+    const effort: Effort | undefined = own?.effort ?? connection.effort;
+    const plan = thinkingPlan(
+      { family, model, reasoning: info?.reasoning, maxOutputTokens: info?.maxOutputTokens },
+      effort,
+      { utility: own?.utility === true },
+    );
+    if (plan.cannotTurnOff && !this.toldCannotTurnOff.has(resolved.spec)) {
+      this.toldCannotTurnOff.add(resolved.spec);
+      this.options.onWarning?.(plan.cannotTurnOff);
+    }
+    const configured = withConfigured(resolved, own);
+    const config = { ...plan.config, ...configured };
+    const thinking: ThinkingSent = { provider: connection.name, model, effort, family, config };
+    return { config: Object.keys(config).length > 0 ? config : undefined, thinking };
   }
 
   /** The server's answer about this model's window, asked once; undefined for cloud providers. */
@@ -231,6 +272,49 @@ function withConfigured({ connection, model }: ResolvedModel, own: GenerateReque
   return { ...(limit !== undefined ? { maxOutputTokens: limit } : {}), ...connection.sampling, ...own };
 }
 
+interface ThinkingSent {
+  provider: string;
+  model: string;
+  effort: Effort | undefined;
+  family: ThinkingFamily;
+  config: NonNullable<GenerateRequest['config']>;
+}
+
+function thinkingFamily(connection: ProviderConnection, model: string): ThinkingFamily {
+  if (connection.type !== 'openai') return connection.type;
+  return openAIWireFor(connection.baseUrl, model, connection.wireApi) === 'responses'
+    ? 'openai-responses'
+    : 'openai-chat';
+}
+
+const THINKING_WORDS = /thinking|reasoning|budget_tokens|thinkingBudget|thinking_?level|effort/i;
+
+/**
+ * A 400 that names thinking or reasoning: the model refused the thinking setting kodo sent.
+ * The error then says, in one line, what was sent and which setting changes it.
+ */
+export function thinkingRefusal(error: unknown, sent: ThinkingSent): unknown {
+  if (!(error instanceof ApiError) || error.status !== 400 || !THINKING_WORDS.test(error.message))
+    return error;
+  const { config } = sent;
+  const what =
+    config.reasoningEffort !== undefined
+      ? `reasoning effort "${config.reasoningEffort}"`
+      : config.thinkingLevel !== undefined
+        ? `thinking level ${config.thinkingLevel}`
+        : config.thinkingBudget !== undefined
+          ? `a thinking budget of ${config.thinkingBudget} tokens`
+          : 'its thinking settings';
+  const effort = sent.effort ? `effort ${sent.effort}` : 'the default effort';
+  const message =
+    `${sent.model} refused ${what} (${effort}): ${error.message.split('\n')[0]} — ` +
+    `choose another with --effort, /effort or model.effort (providers.${sent.provider}.effort for this provider)` +
+    (sent.family === 'anthropic' || sent.family === 'openai-responses'
+      ? `, or providers.${sent.provider}.modelOverrides.${sent.model}.reasoning: false if it cannot think.`
+      : '.');
+  return new ApiError(message, { status: 400 });
+}
+
 /** The window settings give a model: its own override, else its profile's `contextWindow`. */
 function configuredWindow({ connection, model }: ResolvedModel): number | undefined {
   return connection.modelOverrides?.[model]?.contextWindow ?? connection.contextWindow;
@@ -239,19 +323,20 @@ function configuredWindow({ connection, model }: ResolvedModel): number | undefi
 /**
  * What the target protocol must not receive from another provider's turns. The OpenAI and
  * Anthropic converters already skip foreign thoughts and signatures; Gemini's client sends the
- * history as is, so Anthropic signatures and redacted thinking are removed here.
+ * history as is, so Anthropic signatures, redacted thinking and OpenAI's encrypted reasoning are
+ * removed here.
  */
 export function historyFor(type: ProviderType, contents: Content[]): Content[] {
   if (type !== 'gemini') return contents;
-  if (
-    !contents.some((content) => content.parts.some((part) => isAnthropicSignature(part.thoughtSignature)))
-  ) {
+  const foreign = (signature: string | undefined) =>
+    isAnthropicSignature(signature) || isOpenAIReasoningSignature(signature);
+  if (!contents.some((content) => content.parts.some((part) => foreign(part.thoughtSignature)))) {
     return contents;
   }
   return contents.map((content) => ({
     ...content,
     parts: content.parts.flatMap((part): Part[] => {
-      if (!isAnthropicSignature(part.thoughtSignature)) return [part];
+      if (!foreign(part.thoughtSignature)) return [part];
       const { thoughtSignature: _dropped, ...rest } = part;
       return rest.text === '' && !rest.functionCall ? [] : [rest];
     }),

@@ -168,10 +168,18 @@ export class BwrapSandbox implements CommandSandbox {
     }
     let dynamic: DynamicMounts;
     let seccompFd: number | undefined;
+    const acquired: string[] = [];
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      for (const path of acquired) this.files.releaseMountPoint(path);
+    };
     try {
-      dynamic = this.dynamicMounts();
+      dynamic = this.dynamicMounts(acquired);
       seccompFd = this.files.openSeccomp();
     } catch (error) {
+      release();
       return { ok: false, message: `The sandbox could not set up its files: ${(error as Error).message}` };
     }
     return {
@@ -184,6 +192,7 @@ export class BwrapSandbox implements CommandSandbox {
       env: sandboxEnv(spec.env),
       ...(seccompFd !== undefined ? { fds: [seccompFd] } : {}),
       sandboxed: true,
+      release,
     };
   }
 
@@ -199,8 +208,11 @@ export class BwrapSandbox implements CommandSandbox {
     return this.resolved;
   }
 
-  /** The private temp dirs, and the control files as they are on disk now (missing ones created). */
-  private dynamicMounts(): DynamicMounts {
+  /**
+   * The private temp dirs, and the control files as they are on disk now: missing ones become
+   * mount points for this command (listed in `acquired`, to release when it ends).
+   */
+  private dynamicMounts(acquired: string[]): DynamicMounts {
     const { policy } = this.options;
     const privateTemp = privateTempTargets(policy.hostTempDir).map((path, index) => ({
       path,
@@ -208,8 +220,10 @@ export class BwrapSandbox implements CommandSandbox {
     }));
     const protect: string[] = [];
     for (const root of policy.protectedRoots) {
-      for (const control of controlPaths(root, policy.protectedExempt)) {
-        if (control.missing && !this.files.createMountPoint(control) && !existsSync(control.path)) continue;
+      const madeByKodo = (path: string) => this.files.isMountPoint(path);
+      for (const control of controlPaths(root, policy.protectedExempt, { madeByKodo })) {
+        if (this.files.acquireMountPoint(control)) acquired.push(control.path);
+        else if (control.missing && !existsSync(control.path)) continue;
         protect.push(control.path);
       }
     }

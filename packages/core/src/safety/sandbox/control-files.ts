@@ -9,12 +9,13 @@ import { isUnder } from './host-paths';
  * Gemini CLI, Claude Code and editors (hooks, MCP servers and tasks run at their next start). A
  * sandboxed command sees them read-only — also when they do not exist yet, so it cannot create
  * `.git/hooks/pre-commit` or `.kodo/settings.json` either: a missing one is created empty on the
- * host first, mounted read-only, and removed again when the session ends (if still empty).
+ * host first, mounted read-only, and removed again as soon as no running command needs it
+ * (session-files.ts): after a command the project is as it was.
  */
 
 /**
  * Settings directories of agents and editors, in each workspace root: created empty when
- * missing (each one is an empty directory in the workspace while the session runs).
+ * missing, for as long as a command that needs them runs.
  */
 export const CONTROL_DIRS = ['.kodo', '.gemini', '.claude', '.vscode'] as const;
 /** Protected when they exist; rarer, so not worth an empty directory in every workspace. */
@@ -30,20 +31,26 @@ export interface ControlPath {
 /**
  * The control paths of one workspace root, read from the disk now (the user may `git init`
  * during the session). `exempt` are writable paths the user configured: control paths inside
- * them stay writable.
+ * them stay writable. `madeByKodo` says which are mount points kodo made (they count as missing).
  */
-export function controlPaths(root: string, exempt: readonly string[]): ControlPath[] {
+export function controlPaths(
+  root: string,
+  exempt: readonly string[],
+  options: { madeByKodo?: (path: string) => boolean } = {},
+): ControlPath[] {
   const out: ControlPath[] = [];
+  // An empty mount point kodo made for a command still running stands for a missing path.
+  const madeByKodo = options.madeByKodo ?? (() => false);
   const add = (path: string, kind: ControlPath['kind'], options: { create: boolean }) => {
     if (exempt.some((dir) => isUnder(path, dir))) return;
-    const missing = !existsSync(path);
+    const missing = madeByKodo(path) || !existsSync(path);
     if (missing && !options.create) return;
     out.push({ path, kind, missing });
   };
   for (const dir of CONTROL_DIRS) add(join(root, dir), 'dir', { create: true });
   for (const dir of CONTROL_DIRS_IF_PRESENT) add(join(root, dir), 'dir', { create: false });
   const dotGit = join(root, '.git');
-  const git = kindOf(dotGit);
+  const git = madeByKodo(dotGit) ? undefined : kindOf(dotGit);
   if (git === undefined) {
     // No repository: an empty read-only `.git` keeps `git init` + a planted hook from happening.
     // Git skips an invalid `.git` directory, so a parent repository still works.

@@ -11,7 +11,7 @@ export function bwrapModelNote(policy: SandboxPolicy): string {
     '- They can write only inside the workspace (and paths the user allowed); the rest of the filesystem is read-only.',
     "- /tmp, /var/tmp and /dev/shm are private to this session: files there last between your commands but are not the user's /tmp, and nothing of the host's temp files is visible. Put anything the user should see in the workspace.",
     "- The user's home configuration and credentials (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, ~/.npmrc, ~/.docker, ~/.gnupg, ~/.kube, browser profiles, agent logins) look empty.",
-    "- The workspace's control files are read-only: .git/hooks, .git/config, .kodo/, .gemini/, .claude/, .vscode/ (so `git config`, `git remote add`, and `git init` where there is no repository, fail). Where they did not exist they appear as empty directories during the session; they are not part of the project.",
+    "- The workspace's control files are read-only: .git/hooks, .git/config, .kodo/, .gemini/, .claude/, .vscode/ (so `git config`, `git remote add`, and `git init` where there is no repository, fail). Where they did not exist they appear as empty directories while a command runs; they are not part of the project.",
     policy.unixSockets.length === 0
       ? '- Unix sockets cannot be created (no Docker, D-Bus, SSH agent, database sockets); TCP/UDP sockets work.'
       : `- Of the host's unix sockets only these are reachable: ${policy.unixSockets.join(', ')}.`,

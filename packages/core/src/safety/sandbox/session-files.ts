@@ -18,8 +18,9 @@ import type { ControlPath } from './control-files';
  * What a bwrap sandbox keeps on the host for one session: a private directory (mode 0700) whose
  * subdirectories are the commands' `/tmp`, `/var/tmp` and host temp dir, so files persist from
  * one command to the next but nothing of the host's temp dirs is visible; the compiled seccomp
- * filter; and the empty control files created as mount points. All of it is removed when the
- * kodo process exits.
+ * filter; and the empty control files created as mount points. The mount points live only while
+ * a command that needs them runs (they are the project's paths: nobody asked for them); the rest
+ * is removed when the kodo process exits.
  */
 /** Sessions with files on the host; one exit listener removes them all. */
 const live = new Set<SessionFiles>();
@@ -29,7 +30,8 @@ function disposeAll(): void {
 
 export class SessionFiles {
   private root: string | undefined;
-  private readonly created: { path: string; kind: ControlPath['kind'] }[] = [];
+  /** Mount points this session made, with the number of running commands that use each. */
+  private readonly mountPoints = new Map<string, { kind: ControlPath['kind']; users: number }>();
   private readonly temps = new Map<number, string>();
 
   constructor(
@@ -75,8 +77,23 @@ export class SessionFiles {
     return openSync(join(this.dir(), 'seccomp.bpf'), 'r');
   }
 
-  /** Creates a missing control path as an empty mount point, remembered for removal. */
-  createMountPoint(path: ControlPath): boolean {
+  /** Whether `path` is an empty mount point this session made for a command still running. */
+  isMountPoint(path: string): boolean {
+    return this.mountPoints.has(path);
+  }
+
+  /**
+   * Takes a control path as a mount point for one command: a missing one is created empty, one
+   * made for another command still running is shared. False when it is neither (it exists on
+   * its own, or cannot be created). Each true is matched by one `releaseMountPoint`.
+   */
+  acquireMountPoint(path: ControlPath): boolean {
+    const ours = this.mountPoints.get(path.path);
+    if (ours) {
+      ours.users += 1;
+      return true;
+    }
+    if (!path.missing) return false;
     try {
       if (path.kind === 'dir') mkdirSync(path.path, { recursive: false });
       else closeSync(openSync(path.path, 'wx', 0o644));
@@ -84,25 +101,42 @@ export class SessionFiles {
       return false;
     }
     this.dir();
-    this.created.push({ path: path.path, kind: path.kind });
+    this.mountPoints.set(path.path, { kind: path.kind, users: 1 });
     return true;
+  }
+
+  /**
+   * A command that used the mount point ended (with every process it started: bwrap's PID
+   * namespace). The last user removes it while still empty. Never earlier: removing a mount point
+   * on the host unmounts it inside a sandbox still running, which could then create the path.
+   */
+  releaseMountPoint(path: string): void {
+    const ours = this.mountPoints.get(path);
+    if (!ours) return;
+    ours.users -= 1;
+    if (ours.users > 0) return;
+    this.mountPoints.delete(path);
+    removeIfEmpty(path, ours.kind);
   }
 
   /** Removes the session directory and the mount points that are still empty. */
   dispose(): void {
-    for (const { path, kind } of this.created.reverse()) {
-      try {
-        if (kind === 'dir' && readdirSync(path).length === 0) rmdirSync(path);
-        else if (kind === 'file' && statSync(path).size === 0) unlinkSync(path);
-      } catch {
-        // Changed or gone meanwhile: leave it.
-      }
-    }
-    this.created.length = 0;
+    for (const [path, { kind }] of [...this.mountPoints].reverse()) removeIfEmpty(path, kind);
+    this.mountPoints.clear();
     if (this.root) rmSync(this.root, { recursive: true, force: true });
     this.root = undefined;
     this.temps.clear();
     live.delete(this);
     if (live.size === 0) process.off('exit', disposeAll);
+  }
+}
+
+/** Removes a mount point kodo made, if it is still empty (changed or gone meanwhile: left alone). */
+function removeIfEmpty(path: string, kind: ControlPath['kind']): void {
+  try {
+    if (kind === 'dir' && readdirSync(path).length === 0) rmdirSync(path);
+    else if (kind === 'file' && statSync(path).size === 0) unlinkSync(path);
+  } catch {
+    // Changed or gone meanwhile: leave it.
   }
 }

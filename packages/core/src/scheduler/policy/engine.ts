@@ -65,6 +65,7 @@ export class PolicyEngine implements PolicyChecker {
   private checkers: PolicyRule[] = [];
   private shellParser: ShellParser | undefined;
   private shellParserLoading: Promise<ShellParser> | undefined;
+  private shellParserFailureReported = false;
   /** The mode of the latest check, for "allow always" answers that do not name one. */
   private lastMode: ApprovalMode = 'default';
 
@@ -271,6 +272,14 @@ export class PolicyEngine implements PolicyChecker {
       (error: unknown) => {
         // Let a later check try again rather than failing every shell call for the session.
         this.shellParserLoading = undefined;
+        // Said once: without the parser every shell command needs approval (headless: refused),
+        // which would otherwise look like a policy that denies for no reason.
+        if (!this.shellParserFailureReported) {
+          this.shellParserFailureReported = true;
+          this.options.onFeedback?.(
+            `The shell parser could not load (${(error as Error).message}); every shell command needs approval.`,
+          );
+        }
         throw error;
       },
     );

@@ -1,4 +1,5 @@
 import type { Node, Parser } from 'web-tree-sitter';
+import { locateShellParserWasm } from './shell-parser-wasm';
 import {
   EVALUATING_BUILTINS,
   PLAIN_ARGUMENT_BUILTINS,
@@ -71,15 +72,10 @@ const MAX_WRAPPER_DEPTH = 4;
  * engine loads it only when it first checks a shell command.
  */
 export async function loadShellParser(): Promise<ShellParser> {
-  const [{ Parser: TreeSitter, Language }, { createRequire }] = await Promise.all([
-    import('web-tree-sitter'),
-    import('node:module'),
-  ]);
-  // Resolved from this module's location: the source tree in tests, the bundle's chunk dir in
-  // the CLI; both find the packages in node_modules.
-  const require = createRequire(import.meta.url);
-  await TreeSitter.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
-  const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const { Parser: TreeSitter, Language } = await import('web-tree-sitter');
+  const wasm = locateShellParserWasm();
+  await TreeSitter.init({ locateFile: () => wasm.runtime });
+  const language = await Language.load(wasm.grammar);
   const parser = new TreeSitter();
   parser.setLanguage(language);
   return { parse: (command) => parseWith(parser, command, 0) };

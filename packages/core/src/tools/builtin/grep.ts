@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
 import { fileFilteringOf } from '../file-filtering';
 import { type GrepBackend, type GrepMatch, queryRegExp } from '../grep/backend';
-import { type ContextWindow, withContext } from '../grep/context';
+import { type ContextWindow, type GrepLine, withContext } from '../grep/context';
 import { formatGrepReport } from '../grep/format';
 import { autoGrepBackends, type GrepBackendChoice } from '../grep/select';
 import { compileRegex } from '../linear-match';
@@ -173,7 +173,8 @@ async function grepExecute({ params, ctx, signal, choice, timeoutMs }: GrepCall)
       signal: searchSignal,
     });
   } catch (error) {
-    if (timeout.aborted && !signal.aborted) {
+    if (signal.aborted) return cancelledSearch(params.pattern);
+    if (timeout.aborted) {
       const message = `Operation timed out after ${timeoutMs}ms. In large repositories, consider narrowing your search scope by specifying a 'dir_path' or an 'include_pattern'.`;
       return failure('grep_execution_error', message);
     }
@@ -185,6 +186,13 @@ async function grepExecute({ params, ctx, signal, choice, timeoutMs }: GrepCall)
   const inside = ctx.workspace.realPathFilter({ access: 'read' });
   matches = matches.filter((match) => inside(match.filePath));
   const window = params.names_only ? { before: 0, after: 0 } : contextWindow(params, matches.length);
+  let lines: GrepLine[];
+  try {
+    lines = await withContext(matches, window, signal);
+  } catch (error) {
+    if (signal.aborted) return cancelledSearch(params.pattern);
+    throw error;
+  }
   return formatGrepReport({
     pattern: params.pattern,
     dirLabel: params.dir_path ?? '.',
@@ -193,7 +201,7 @@ async function grepExecute({ params, ctx, signal, choice, timeoutMs }: GrepCall)
     maxTotal,
     namesOnly: params.names_only ?? false,
     matchCount: matches.length,
-    lines: await withContext(matches, window, signal),
+    lines,
   });
 }
 
@@ -209,4 +217,10 @@ function contextWindow(params: Params, matchCount: number): ContextWindow {
   if (matchCount === 1) return { before: 50, after: 50 };
   if (matchCount >= 2 && matchCount <= 3) return { before: 15, after: 15 };
   return { before: 0, after: 0 };
+}
+
+/** Esc during a search: it stopped (rg killed, the fallback between lines) and says so. */
+function cancelledSearch(pattern: string): ToolResult {
+  const message = `Search for "${pattern}" was cancelled.`;
+  return { llmContent: message, returnDisplay: message };
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorMessage } from '../define-tool';
 import { diffStat, unifiedDiff } from '../diff';
+import { detectLineEnding, textWithLineEndings, toLf } from '../file-text';
 import { errnoCode } from '../results';
 import type { ConfirmationDetails, ToolContext, ToolError, ToolResult } from '../tool';
 
@@ -104,7 +105,11 @@ async function prepare(params: Params, ctx: ToolContext): Promise<PreparedSave |
     }
   }
   const fact = cleanFact(params.fact);
-  return { path, fact, oldText, newText: addMemoryEntry(oldText, fact) };
+  // Worked out on LF text and written in the file's own endings: the lines around the new entry
+  // keep theirs, whatever the file mixes.
+  const newLf = addMemoryEntry(toLf(oldText), fact);
+  const newText = textWithLineEndings(newLf, { lineEnding: detectLineEnding(oldText), originalRaw: oldText });
+  return { path, fact, oldText, newText };
 }
 
 async function memoryConfirmation(

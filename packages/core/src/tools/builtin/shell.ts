@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { sanitizeEnv } from '../../utils/env';
+import { stripEscapeSequences } from '../../utils/terminal-text';
 import { defineTool } from '../define-tool';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS, group } from '../output-limit';
 import { failure, failureFrom } from '../results';
-import { stripAnsi } from '../shell/ansi';
 import type { BackgroundJob, CommandLimits } from '../shell/background-jobs';
 import { MAX_SAVED_OUTPUT_CHARS, OutputCollector } from '../shell/output-collector';
 import { terminateGroup } from '../shell/process-group';
@@ -21,8 +21,6 @@ import {
 import { startBackground } from '../shell/start-background';
 import { runInTerminal } from '../shell/terminal';
 import type { ExecuteOptions, ToolContext, ToolError, ToolResult } from '../tool';
-
-export { stripAnsi } from '../shell/ansi';
 
 /**
  * What the model may read from one command when `tools.truncateToolOutputThreshold` is 0 or less
@@ -140,6 +138,7 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
   // sandbox is never given up for the display (its confinement cannot be handed to another
   // process), and background jobs stay in kodo's job table.
   if (ctx.terminals && !prepared.confined && !params.is_background) {
+    launch.release?.();
     return terminalExecute(params, ctx, { cwd, signal: options.signal, callId: options.callId });
   }
   if (params.is_background)
@@ -163,13 +162,19 @@ async function shellExecute(params: Params, ctx: ToolContext, options: ExecuteOp
     launch,
   };
   // In a terminal when the front end has one (the person can watch and type); else pipes.
-  const result =
-    (await ctx.pseudoTerminal?.run({ ...run, callId: options.callId })) ??
-    (await runCommand({
-      ...run,
-      command: params.command,
-      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-    }));
+  let result: RunCommandResult;
+  try {
+    result =
+      (await ctx.pseudoTerminal?.run({ ...run, callId: options.callId })) ??
+      (await runCommand({
+        ...run,
+        command: params.command,
+        ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      }));
+  } finally {
+    // The command and everything it started have ended (bwrap's PID namespace takes them down).
+    launch.release?.();
+  }
   return formatResult(result, collector, {
     limitChars: limit.chars,
     timeoutMs: ctx.shellInactivityTimeoutMs,
@@ -211,7 +216,7 @@ async function terminalExecute(
     maxSavedChars: bounds.maxSavedChars,
   });
   if (ran.truncated) collector.append('[the start of the output was dropped by the terminal]\n');
-  collector.append(stripAnsi(ran.output));
+  collector.append(stripEscapeSequences(ran.output));
   const result: RunCommandResult = {
     exitCode: ran.exitCode,
     signal: (ran.signal as NodeJS.Signals | null) ?? null,
@@ -246,7 +251,12 @@ async function sandboxed(
     ok: true,
     confined: prepared.sandboxed,
     env: prepared.env,
-    launch: { file: prepared.file, args: prepared.args, ...(prepared.fds ? { fds: prepared.fds } : {}) },
+    launch: {
+      file: prepared.file,
+      args: prepared.args,
+      ...(prepared.fds ? { fds: prepared.fds } : {}),
+      ...(prepared.release ? { release: prepared.release } : {}),
+    },
   };
 }
 

@@ -44,6 +44,8 @@ export interface GrepMatch {
   lineNumber: number;
   /** The line without its line ending. */
   line: string;
+  /** Where the first match starts in `line` (UTF-16 index), when the backend knows: a long line is shown around it. */
+  matchStart?: number;
 }
 
 export interface GrepBackend {

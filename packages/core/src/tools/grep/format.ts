@@ -2,8 +2,14 @@ import { basename, relative, sep } from 'node:path';
 import type { ToolResult } from '../tool';
 import type { GrepLine } from './context';
 
-/** Longer lines are cut (counted in graphemes, so no emoji or accent is split). */
-const MAX_LINE_GRAPHEMES = 2000;
+/**
+ * Longer lines are shown as a window of this many characters: around the match for a matching
+ * line (a minified bundle's hit is rarely in its first 2,000 characters), from the start for a
+ * context line, with a note of how much was cut on each side. The cut never splits a grapheme.
+ */
+const MAX_LINE_CHARS = 2000;
+/** Of the window, how much comes before the match. */
+const BEFORE_MATCH_CHARS = 200;
 
 export interface GrepReport {
   pattern: string;
@@ -52,7 +58,7 @@ export function formatGrepReport(report: GrepReport): ToolResult {
     const lines = byFile.get(file)!;
     if (!isAscending(lines)) lines.sort((a, b) => a.lineNumber - b.lineNumber);
     for (const line of lines) {
-      parts.push(`L${line.lineNumber}${line.isContext ? '-' : ':'} ${cutLine(line.line)}\n`);
+      parts.push(`L${line.lineNumber}${line.isContext ? '-' : ':'} ${cutLine(line.line, line.matchStart)}\n`);
     }
     parts.push('---\n');
   }
@@ -77,15 +83,36 @@ function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function cutLine(line: string): string {
-  // Cheap exits first: a line of at most 2000 UTF-16 units has at most 2000 graphemes.
-  if (line.length <= MAX_LINE_GRAPHEMES) return line;
-  let kept = 0;
-  let end = 0;
-  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)) {
-    if (kept === MAX_LINE_GRAPHEMES) return `${line.slice(0, end)}... [truncated]`;
-    kept++;
-    end += segment.length;
+/**
+ * `line`, or for a long one a window of it (around `matchStart` when given) with notes of what
+ * was cut. The work is bounded by the window, not the line: only a few characters around each
+ * cut are looked at to find a grapheme boundary.
+ */
+export function cutLine(line: string, matchStart?: number): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const wanted = Math.max(0, Math.min((matchStart ?? 0) - BEFORE_MATCH_CHARS, line.length - MAX_LINE_CHARS));
+  const start = graphemeBoundary(line, wanted);
+  const end =
+    wanted + MAX_LINE_CHARS >= line.length ? line.length : graphemeBoundary(line, wanted + MAX_LINE_CHARS);
+  const before = start > 0 ? `[${group(start)} characters cut] ` : '';
+  const after = end < line.length ? ` [${group(line.length - end)} characters cut]` : '';
+  return `${before}${line.slice(start, end)}${after}`;
+}
+
+/** The grapheme boundary at or before `index`, found by segmenting a few characters around it. */
+function graphemeBoundary(line: string, index: number): number {
+  if (index <= 0 || index >= line.length) return Math.max(0, Math.min(index, line.length));
+  const from = Math.max(0, index - 64);
+  let boundary = from;
+  for (const { index: at } of SEGMENTER.segment(line.slice(from, Math.min(line.length, index + 64)))) {
+    if (from + at > index) break;
+    boundary = from + at;
   }
-  return line;
+  return boundary;
+}
+
+const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function group(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

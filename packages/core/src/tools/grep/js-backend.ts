@@ -7,7 +7,7 @@ import { classifyFile, isSearchableText } from '../file-kind';
 import { decodeText, splitLines } from '../file-text';
 import { globFiles } from '../glob-walk';
 import { DEPENDENCY_DIR_NAMES, IgnoreFilter, VCS_DIR_NAMES } from '../ignore-filter';
-import { compileGlob, compileRegex, type LinearMatcher } from '../linear-match';
+import { compileGlob, compileRegex, type LinearMatcher, type RegexMatcher } from '../linear-match';
 import { isInside } from '../workspace';
 import {
   DEFAULT_EXCLUDED_FILE_GLOBS,
@@ -46,7 +46,8 @@ export class JsGrepBackend implements GrepBackend {
       const batch = files.slice(i, i + READ_AHEAD);
       const contents = await Promise.all(batch.map(loadFile));
       for (let j = 0; j < batch.length; j++) {
-        if ((await searchFile(batch[j]!, contents[j]!, regex, sink)) === 'done') return sink.matches;
+        const scan = { regex, sink, signal: query.signal, pause: new Pause() };
+        if ((await searchFile(batch[j]!, contents[j]!, scan)) === 'done') return sink.matches;
       }
     }
     return sink.matches;
@@ -109,37 +110,67 @@ async function loadFile(path: string): Promise<Loaded> {
   }
 }
 
-async function searchFile(
-  path: string,
-  loaded: Loaded,
-  regex: LinearMatcher,
-  sink: MatchSink,
-): Promise<FileOutcome> {
+/** What scanning a file needs: the pattern, where matches go, and when to stop or let others run. */
+interface Scan {
+  regex: RegexMatcher;
+  sink: MatchSink;
+  signal: AbortSignal;
+  pause: Pause;
+}
+
+/**
+ * Scanning is synchronous per line, and one minified line can take most of a second: between
+ * lines the search gives the event loop a turn every few milliseconds, so an Esc (the abort)
+ * is seen, and stops at the next line.
+ */
+class Pause {
+  private since = performance.now();
+
+  async between(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    if (performance.now() - this.since < PAUSE_EVERY_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+    signal.throwIfAborted();
+  }
+}
+
+/** How long a scan runs before it lets the event loop (a key press, an abort) have a turn. */
+const PAUSE_EVERY_MS = 20;
+
+async function searchFile(path: string, loaded: Loaded, scan: Scan): Promise<FileOutcome> {
   if (loaded === 'skip') return 'more';
-  if (loaded === 'stream') return streamLines(path, regex, sink);
+  if (loaded === 'stream') return streamLines(path, scan);
   const lines = splitLines(loaded.text);
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!regex.test(line)) continue;
-    const state = sink.add({ filePath: path, lineNumber: i + 1, line });
+    await scan.pause.between(scan.signal);
+    const state = matchLine(path, i + 1, lines[i]!, scan);
     if (state !== 'more') return state === 'done' ? 'done' : 'more';
   }
   return 'more';
 }
 
-async function streamLines(path: string, regex: LinearMatcher, sink: MatchSink): Promise<FileOutcome> {
+/** Adds the line when it matches, with where the match starts (a long line is shown around it). */
+function matchLine(path: string, lineNumber: number, line: string, { regex, sink }: Scan) {
+  const matchStart = regex.firstMatchStart(line);
+  if (matchStart === undefined) return 'more';
+  return sink.add({ filePath: path, lineNumber, line, matchStart });
+}
+
+async function streamLines(path: string, scan: Scan): Promise<FileOutcome> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let lineNumber = 0;
   try {
     for await (const line of lines) {
       lineNumber++;
-      if (!regex.test(line)) continue;
-      const state = sink.add({ filePath: path, lineNumber, line });
+      await scan.pause.between(scan.signal);
+      const state = matchLine(path, lineNumber, line, scan);
       if (state !== 'more') return state === 'done' ? 'done' : 'more';
     }
     return 'more';
-  } catch {
+  } catch (error) {
+    if (scan.signal.aborted) throw error;
     return 'more';
   } finally {
     lines.close();

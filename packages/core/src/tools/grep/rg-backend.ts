@@ -71,7 +71,12 @@ export class RipgrepBackend implements GrepBackend {
           skippedFile = filePath;
           return 'more';
         }
-        const state = sink.add({ filePath, lineNumber: data.lineNumber, line: data.line });
+        const state = sink.add({
+          filePath,
+          lineNumber: data.lineNumber,
+          line: data.line,
+          ...(data.matchStart !== undefined ? { matchStart: data.matchStart } : {}),
+        });
         if (state === 'next_file') skippedFile = filePath;
         return state === 'done' ? 'stop' : 'more';
       },

@@ -10,6 +10,8 @@ export interface ParsedMatch {
   /** The matching line without its line ending. */
   line: string;
   lineNumber: number;
+  /** Where the first match starts in `line` (UTF-16 index), when rg said (to show a long line around it). */
+  matchStart?: number;
 }
 
 /** rg's `--json` text, or base64 `bytes` for data that is not UTF-8. */
@@ -20,7 +22,7 @@ interface RgData {
 
 interface RgMatchMessage {
   type: 'match';
-  data: { path: RgData; lines: RgData; line_number: number };
+  data: { path: RgData; lines: RgData; line_number: number; submatches?: { start?: unknown }[] };
 }
 
 const MATCH_PREFIX = Buffer.from('{"type":"match"');
@@ -28,6 +30,9 @@ const MATCH_PREFIX = Buffer.from('{"type":"match"');
 const PATH_START = Buffer.from('{"type":"match","data":{"path":{"text":"');
 const LINES_START = Buffer.from('"},"lines":{"text":"');
 const NUMBER_START = Buffer.from('"},"line_number":');
+// Quotes inside a match's text are escaped, so the first of these after `"submatches":[` is rg's.
+const SUBMATCHES = Buffer.from('"submatches":[');
+const SUBMATCH_START = Buffer.from('},"start":');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -45,14 +50,34 @@ export function parseMatch(line: Buffer): ParsedMatch | undefined {
       if (text && hasAt(line, NUMBER_START, text.end)) {
         const lineNumber = digitsAt(line, text.end + NUMBER_START.length);
         const pathValue = path.value + path.lineEnd;
-        if (lineNumber > 0) return { path: pathValue, line: stripLineEnd(text.value), lineNumber };
+        if (lineNumber > 0) {
+          const lineText = stripLineEnd(text.value);
+          const at = line.indexOf(SUBMATCHES, text.end);
+          const startAt = at < 0 ? -1 : line.indexOf(SUBMATCH_START, at);
+          const matchStart =
+            startAt < 0 ? undefined : charIndex(lineText, digitsAt(line, startAt + SUBMATCH_START.length));
+          return {
+            path: pathValue,
+            line: lineText,
+            lineNumber,
+            ...(matchStart !== undefined ? { matchStart } : {}),
+          };
+        }
       }
     }
   }
   try {
     const { data } = JSON.parse(line.toString('utf8')) as RgMatchMessage;
     if (typeof data?.line_number !== 'number' || !data.path || !data.lines) return undefined;
-    return { path: decode(data.path), line: stripLineEnd(decode(data.lines)), lineNumber: data.line_number };
+    const text = stripLineEnd(decode(data.lines));
+    const start = data.submatches?.[0]?.start;
+    const matchStart = typeof start === 'number' ? charIndex(text, start) : undefined;
+    return {
+      path: decode(data.path),
+      line: text,
+      lineNumber: data.line_number,
+      ...(matchStart !== undefined ? { matchStart } : {}),
+    };
   } catch {
     return undefined; // Not rg's JSON (a wrapper script's chatter): not a match.
   }
@@ -124,4 +149,18 @@ function decode(data: RgData): string {
 function stripLineEnd(line: string): string {
   if (line.endsWith('\r\n')) return line.slice(0, -2);
   return line.endsWith('\n') ? line.slice(0, -1) : line;
+}
+
+/** The UTF-16 index in `text` of its UTF-8 byte `offset` (rg counts bytes). */
+function charIndex(text: string, offset: number): number {
+  // ASCII up to there (the common case, and any minified bundle): bytes and characters agree.
+  let ascii = true;
+  for (let i = 0; i < Math.min(offset, text.length); i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return Math.min(offset, text.length);
+  return Buffer.from(text, 'utf8').subarray(0, offset).toString('utf8').length;
 }

@@ -104,7 +104,12 @@ class PatchReader {
         return operations;
       }
       const header = this.header(line);
-      if (!header) this.fail(this.index, this.unexpected(line, operations.at(-1)));
+      if (!header) {
+        // A stray line inside an update names the hunk it broke off, so the model knows where to look.
+        const previous = operations.at(-1);
+        const hunk = previous?.kind === 'update' && line !== '' ? previous.hunks.length : undefined;
+        this.fail(this.index, this.unexpected(line, previous), hunk ? previous : undefined, hunk);
+      }
       operations.push(this.operation(header));
     }
   }

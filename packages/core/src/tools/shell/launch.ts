@@ -8,6 +8,8 @@ export interface Launch {
   file: string;
   args: string[];
   fds?: number[];
+  /** Called once the command has ended with all it started, or was never spawned (see `PreparedCommand`). */
+  release?: () => void;
 }
 
 /** Closes descriptors a launch handed over; they are the caller's, the child has its own copies. */

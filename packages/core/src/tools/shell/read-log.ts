@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { stripAnsi } from './ansi';
+import { stripEscapeSequences } from '../../utils/terminal-text';
 
 /** How much of a background log is read at most: its end, where the news is. */
 export const LOG_TAIL_BYTES = 64 * 1024;
@@ -35,7 +35,9 @@ export async function readLogTail(path: string, maxBytes = LOG_TAIL_BYTES): Prom
     await handle.close();
   }
   if (size === 0) return { lines: [], truncated: false, empty: true };
-  const lines = text.split('\n').map((line) => stripAnsi(line.endsWith('\r') ? line.slice(0, -1) : line));
+  const lines = text
+    .split('\n')
+    .map((line) => stripEscapeSequences(line.endsWith('\r') ? line.slice(0, -1) : line));
   if (lines.at(-1) === '') lines.pop();
   // Reading from the middle of the file: the first line is most likely a fragment.
   if (position > 0) lines.shift();

@@ -1,7 +1,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { AnsiStripper } from './ansi';
+import { AnsiStripper } from '../../utils/terminal-text';
 import { closeLaunchFds, type Launch } from './launch';
 import { LiveOutput } from './live-output';
 import { groupMembers, terminateGroup } from './process-group';

@@ -39,6 +39,7 @@ export async function startBackground(options: {
     fd = openSync(pending, 'wx', 0o600);
   } catch (error) {
     closeLaunchFds(options.launch);
+    options.launch?.release?.();
     return { ok: false, message: `Could not create the background log: ${errorMessage(error)}` };
   }
   let child: ReturnType<typeof spawn>;
@@ -53,6 +54,7 @@ export async function startBackground(options: {
   } catch (error) {
     closeSync(fd);
     closeLaunchFds(options.launch);
+    options.launch?.release?.();
     removeQuietly(pending);
     return { ok: false, message: errorMessage(error) };
   }
@@ -62,12 +64,16 @@ export async function startBackground(options: {
   const pid = child.pid;
   if (pid === undefined) {
     const error = await new Promise<Error>((resolve) => child.once('error', resolve));
+    options.launch?.release?.();
     removeQuietly(pending);
     return { ok: false, message: error.message };
   }
   child.on('error', () => {
     // Reported through the exit status; an unhandled 'error' event would crash kodo.
   });
+  // The job ended (its sandbox's PID namespace with it): what the sandbox made for it can go.
+  const release = options.launch?.release;
+  if (release) child.once('close', release);
   // Not waited for: a job must not keep kodo running; the registry kills it at the end.
   child.unref();
   const logPath = jobs.logPath(pid)!;

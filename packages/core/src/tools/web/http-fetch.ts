@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import type { Transform } from 'node:stream';
 import { abortError } from '../../contracts/errors';
+import { agentFor } from '../../net/proxy-transport';
 import { BlockedHostError } from './guarded-lookup';
 
 export interface FetchPageOptions {
@@ -116,11 +117,30 @@ function redirectTarget(location: string, from: URL): URL {
   return next;
 }
 
+/**
+ * Through a proxy the socket goes to the proxy, so the private-address guard checks the name
+ * itself first: a name that resolves to a private address is refused. A name this machine cannot
+ * resolve (networks that resolve outside names only at the proxy) is left to the proxy.
+ */
+function resolvesSafely(hostname: string, lookup: LookupFunction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    lookup(hostname.replace(/^\[|\]$/g, ''), { all: true }, (error) => {
+      if (error instanceof BlockedHostError) reject(error);
+      else resolve();
+    });
+  });
+}
+
 async function send(url: URL, lookup: LookupFunction, signal: AbortSignal): Promise<IncomingMessage> {
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const agent = await agentFor(url);
+  if (agent) await resolvesSafely(url.hostname, lookup);
   if (signal.aborted) throw abortError();
+  const options = agent
+    ? { method: 'GET', headers: REQUEST_HEADERS, agent, signal }
+    : { method: 'GET', headers: REQUEST_HEADERS, lookup, signal };
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers: REQUEST_HEADERS, lookup, signal }, (response) => {
+    const req = request(url, options, (response) => {
       // Later socket errors surface to the body reader; this keeps an unread one from crashing.
       response.on('error', () => {});
       resolve(response);

@@ -6,6 +6,8 @@
  * localhost is a normal setup).
  */
 
+import { routeFetchThroughProxy } from '../../net/proxy-transport';
+
 export type SearchProvider = 'brave' | 'tavily' | 'searxng';
 
 /**
@@ -119,6 +121,7 @@ export async function searchWeb(
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
   let response: Response;
   try {
+    await routeFetchThroughProxy();
     response = await fetch(request.url, { ...request.init, signal: AbortSignal.any([signal, timeout]) });
   } catch (error) {
     if (signal.aborted) throw error;

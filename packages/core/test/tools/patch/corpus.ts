@@ -262,7 +262,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'an unprefixed line inside the second hunk',
     patch: patch(BEGIN, '*** Update File: a.txt', '@@', ' a', '@@', '-b', 'c', END),
     valid: false,
-    error: /^Invalid patch at line 7: expected a hunk line or the next/,
+    error:
+      /^Invalid patch at line 7 \(hunk \d+ of "\*\*\* Update File: [^"]+"\): expected a hunk line or the next/,
   },
   {
     name: '@@ lines with no hunk lines after them',
@@ -308,7 +309,7 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'a hunk after the end of file marker',
     patch: patch(BEGIN, '*** Update File: a.txt', '-x', '*** End of File', '@@', '-y', END),
     valid: false,
-    error: /^Invalid patch at line 5:/,
+    error: /^Invalid patch at line 5 \(hunk 1 of "\*\*\* Update File: [^"]+"\):/,
   },
   {
     name: 'end of file marker after a move only',
@@ -326,7 +327,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'a move after the hunks',
     patch: patch(BEGIN, '*** Update File: a.txt', '-x', '*** Move to: b.txt', END),
     valid: false,
-    error: /^Invalid patch at line 4: "\*\*\* Move to: " belongs on the line right after/,
+    error:
+      /^Invalid patch at line 4 \(hunk 1 of "\*\*\* Update File: [^"]+"\): "\*\*\* Move to: " belongs on the line right after/,
   },
   {
     name: 'a move without a path',

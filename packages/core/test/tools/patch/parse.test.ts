@@ -108,7 +108,7 @@ describe('parsePatch results', () => {
     expect(parsed).toEqual({
       ok: false,
       message:
-        'Invalid patch at line 8: expected a hunk line or the next "*** Add File: ", "*** Delete File: " or "*** Update File: " header, or "*** End Patch"; found "w". Every hunk line starts with " ", "-" or "+".',
+        'Invalid patch at line 8 (hunk 2 of "*** Update File: a.ts"): expected a hunk line or the next "*** Add File: ", "*** Delete File: " or "*** Update File: " header, or "*** End Patch"; found "w". Every hunk line starts with " ", "-" or "+".',
     });
   });
 });

@@ -1,0 +1,33 @@
+import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser/lib/esm/main.js';
+import { locateJsonError } from './json-location';
+
+/**
+ * JSON with comments and trailing commas (settings, trusted folders, trust fingerprints), read
+ * by a real parser. Comments and commas were once stripped by hand before `JSON.parse`, and the
+ * comma step did not know where strings end: `"a{1,}"` was read as `"a{1}"`. A parser never
+ * changes a string's text.
+ */
+
+/** A JSONC text that does not parse; the message is `line L, column C: what is wrong`. */
+export class JsoncSyntaxError extends Error {
+  override readonly name = 'JsoncSyntaxError';
+}
+
+/** The value of a JSONC text (a leading byte-order mark is allowed); throws `JsoncSyntaxError`. */
+export function parseJsonc(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const value: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length === 0) return value;
+  throw new JsoncSyntaxError(describe(body, errors[0]!));
+}
+
+/** The locator's wording (it says what was expected), or the parser's own error where they differ. */
+function describe(text: string, error: ParseError): string {
+  const problem = locateJsonError(text, { jsonc: true });
+  if (problem) return `line ${problem.line}, column ${problem.column}: ${problem.message}`;
+  const before = text.slice(0, error.offset);
+  const line = before.split('\n').length;
+  const column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
+  return `line ${line}, column ${column}: ${printParseErrorCode(error.error)}`;
+}
