@@ -7,6 +7,7 @@ import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { firstRequestChunk } from './first-request-chunk.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
 import { copyRuntimeAssets } from './package-assets.mjs';
@@ -96,6 +97,10 @@ await build({
   // Ink imports React DevTools only when DEV=true; kodo does not ship it. node-pty loads its
   // native binary (a per-platform package) relative to itself, so it stays in node_modules.
   external: ['react-devtools-core', '@lydell/node-pty'],
+  // The first request's modules in one chunk (first-request-chunk.mjs). Its imports of core's
+  // files are bare (core declares no side effects); esbuild still follows them for chunking.
+  plugins: [firstRequestChunk(root)],
+  logOverride: { 'ignored-bare-import': 'silent' },
   absWorkingDir: root,
 });
 // The entry: CommonJS for a fast start (main.ts); its `import('./run')` loads the bundle above.

@@ -11,6 +11,9 @@ import {
   sanitizeEnv,
   ToolRegistry,
 } from '@kodo/core/engine';
+// The ESM build: the package's default entry is a UMD module bundlers cannot follow. A static
+// import: core reads settings with the same module, so it is loaded already.
+import { applyEdits, modify, parse } from 'jsonc-parser/lib/esm/main.js';
 import { ExitCode } from '../exit-codes';
 import { MCP_HELP } from '../help';
 import { onDemand } from '../on-demand';
@@ -256,8 +259,6 @@ async function writeServer(
   name: string,
   entry: McpServerSettings | undefined,
 ): Promise<boolean> {
-  // The ESM build: the package's default entry is a UMD module bundlers cannot follow.
-  const { applyEdits, modify, parse } = await import('jsonc-parser/lib/esm/main.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
