@@ -2,7 +2,7 @@
 // heavy parts load only when a run needs them) and the @kodo/core SDK bundle.
 
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,8 +79,9 @@ await mkdir(cliDist, { recursive: true });
 
 // The bundle: everything after the entry's fast paths, split per mode and provider (the split
 // points are the dynamic imports listed in packages/cli/src/on-demand.ts and core's on-demand.ts).
-await build({
+const cliBuild = await build({
   ...common,
+  metafile: Boolean(process.env.KODO_METAFILE),
   entryPoints: { cli: join(root, 'packages/cli/src/run.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
@@ -123,6 +124,9 @@ await build({
   ],
 });
 await chmod(join(cliDist, 'kodo.cjs'), 0o755);
+// KODO_METAFILE=<file>: esbuild's account of the bundle (which module went into which chunk, and
+// its bytes), for start-up work (docs/performance.md).
+if (process.env.KODO_METAFILE) writeFileSync(process.env.KODO_METAFILE, JSON.stringify(cliBuild.metafile));
 // The demo's sample project and scripted session ship beside the bundle.
 await cp(join(root, 'packages/cli/src/demo/assets'), join(cliDist, 'demo'), { recursive: true }).catch(
   (error) => {

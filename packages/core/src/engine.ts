@@ -143,12 +143,14 @@ export {
   type DoctorModule,
   type ExtensionsModule,
   type ExtensionsStartupModule,
+  type FileTextModule,
   type ForeignSessions,
   type HookSystemModule,
   loadCheckpointing,
   loadDoctorModule,
   loadExtensionsModule,
   loadExtensionsStartupModule,
+  loadFileText,
   loadForeignSessions,
   loadHookSystem,
   loadMcpModule,
@@ -270,7 +272,9 @@ export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
 export { lazyBuiltinTools } from './tools/builtin/declared';
 export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
-export { detectLineEnding, type ExistingText, textWithLineEndings } from './tools/file-text';
+// Line endings kept in an editor's writes (ACP): `loadFileText()`, so the diff library stays off
+// the way to the first request.
+export type { ExistingText } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';

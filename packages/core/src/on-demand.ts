@@ -64,6 +64,15 @@ export function loadForeignSessions(): Promise<ForeignSessions> {
   return import('./session/foreign/foreign-sessions');
 }
 
+/**
+ * Text with a file's own line endings (and the diff library behind it): the file tools load it
+ * with their own code; the ACP editor's reads and writes through this.
+ */
+export type FileTextModule = typeof import('./tools/file-text');
+export function loadFileText(): Promise<FileTextModule> {
+  return import('./tools/file-text');
+}
+
 /** `kodo doctor`'s checks, loaded only by that command. */
 export type DoctorModule = typeof import('./doctor/checks');
 export function loadDoctorModule(): Promise<DoctorModule> {

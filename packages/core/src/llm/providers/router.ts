@@ -29,7 +29,7 @@ import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
 import { ContextGuard } from './context-guard';
 import { catalogueWithOverrides } from './model-catalogue';
-import { isOpenAIReasoningSignature } from './openai-responses-convert';
+import { isOpenAIReasoningSignature } from './openai-signatures';
 import { openAIWireFor } from './openai-wire';
 import {
   defaultProviderRegistry,
