@@ -11,6 +11,7 @@ import { firstRequestChunk } from './first-request-chunk.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
 import { copyRuntimeAssets } from './package-assets.mjs';
+import { writeBundledLicences } from './third-party-licenses.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDist = join(root, 'packages/cli/dist');
@@ -81,7 +82,8 @@ await mkdir(cliDist, { recursive: true });
 // points are the dynamic imports listed in packages/cli/src/on-demand.ts and core's on-demand.ts).
 const cliBuild = await build({
   ...common,
-  metafile: Boolean(process.env.KODO_METAFILE),
+  // Which module went into which chunk: the bundled packages' licences come from it.
+  metafile: true,
   entryPoints: { cli: join(root, 'packages/cli/src/run.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
@@ -141,7 +143,12 @@ await build({
     engine: join(root, 'packages/core/src/engine.ts'),
   },
   outdir: coreDist,
-  packages: 'external',
+  // The SDK's dependencies stay in node_modules, but jsonc-parser: its ES build imports files
+  // without their extensions, which Node's own ESM loader cannot resolve (the settings preset
+  // reads settings files with it), so it is bundled.
+  external: Object.keys(
+    JSON.parse(readFileSync(join(root, 'packages/core/package.json'), 'utf8')).dependencies,
+  ).filter((name) => name !== 'jsonc-parser'),
 });
 // What the CLI loads by path at run time (the shell parser's WebAssembly) ships inside its package.
 await copyRuntimeAssets(cliDist);
@@ -149,3 +156,11 @@ await copyRuntimeAssets(cliDist);
 for (const dist of [cliDist, coreDist]) {
   await cp(join(root, 'THIRD_PARTY_NOTICES.md'), join(dist, 'THIRD_PARTY_NOTICES.md'));
 }
+// …and the licence of every package the CLI bundle inlines or copies (the build fails for one
+// without a licence text). The core bundle keeps its packages external: nothing to add there.
+await writeBundledLicences({
+  dist: cliDist,
+  metafiles: [cliBuild.metafile],
+  extraPackageDirs: ['node_modules/web-tree-sitter', 'node_modules/tree-sitter-bash'],
+  workingDir: root,
+});

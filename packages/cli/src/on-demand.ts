@@ -21,13 +21,14 @@ export const onDemand = {
   sessions: () => import('./sessions'),
   worktree: () => import('./worktree'),
   trustPrompt: () => import('./trust-prompt'),
-  // Within a mode: the terminal UI's React tree, headless output formats and input, MCP
-  // resources in a prompt, and the memory-saving mode of long sessions.
+  // Within a mode: the terminal UI's React tree, headless output formats and input, a headless
+  // `!command`, auto-memory's proposals, and the memory-saving mode of long sessions.
   uiMount: () => import('./ui/mount'),
   streamInput: () => import('./headless/stream-input'),
   jsonOutput: () => import('./headless/json'),
   streamJsonOutput: () => import('./headless/stream-json'),
-  mcpInput: () => import('./headless/mcp-input'),
   structuredOutput: () => import('./headless/structured-output'),
+  headlessShellLine: () => import('./headless/shell-line'),
+  autoMemory: () => import('./auto-memory'),
   memoryMode: () => import('./memory-mode'),
 };

@@ -89,6 +89,7 @@ export {
   type SessionEndReason,
   type SessionStartSource,
 } from './hooks/types';
+export * from './input/index';
 export { catalogueEntries } from './llm/catalogue';
 export { CATALOGUE_SOURCE, CATALOGUE_UPDATED } from './llm/catalogue.generated';
 export type { ContextWindowSource } from './llm/context-windows';
@@ -160,6 +161,24 @@ export {
 } from './on-demand';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
+export { checkEnforcedAuth, currentAuthType, providerTypeOf } from './runtime/auth';
+export { createRuntime } from './runtime/create-runtime';
+export {
+  loadRuntimeExtensibility,
+  type RuntimeExtensibility,
+  skillSettings,
+  subagentsFrom,
+} from './runtime/extensibility';
+export type { RuntimeFlags } from './runtime/flags';
+export {
+  type BuiltGenerator,
+  buildGenerator,
+  type GeneratorChoice,
+  modelTimeouts,
+} from './runtime/generator';
+export type { RuntimeOptions, RuntimeSession } from './runtime/options';
+export { Runtime } from './runtime/runtime';
+export { RuntimeSetupError, type RuntimeSetupFailure } from './runtime/setup-error';
 // The store itself loads with `loadCheckpointing()`: a value export here would put it (and its
 // git plumbing) on every run's way to the first request.
 export type {
@@ -312,5 +331,6 @@ export { newSessionId } from './utils/ids';
 export { isRecord } from './utils/is-record';
 export { kindOf } from './utils/json-kind';
 export { jsonErrorDetail, locateJsonError } from './utils/json-location';
+export { parseJsonc } from './utils/jsonc';
 export { splitOutsideParens } from './utils/split-list';
 export { AnsiStripper, stripEscapeSequences, stripTerminalControls } from './utils/terminal-text';

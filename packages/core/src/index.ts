@@ -15,6 +15,9 @@ export type {
 } from './contracts/events';
 export type { Content, GenerateRequest, GenerateResponse, Part } from './contracts/messages';
 export { FakeContentGenerator } from './llm/fake';
+export type { RuntimeSession } from './runtime/options';
+export type { Runtime } from './runtime/runtime';
+export { RuntimeSetupError, type RuntimeSetupFailure } from './runtime/setup-error';
 export type { ApprovalMode, PolicyChecker } from './scheduler/policy/policy';
 export type {
   ConfirmationOutcome,
@@ -24,6 +27,8 @@ export type {
 } from './scheduler/scheduler';
 // Run a session: create it, send prompts, read typed events and how each prompt ended.
 export { type CreateSessionOptions, createSession, SessionSetupError } from './sdk/create-session';
+// Or with the user's settings, MCP servers and hooks: a runtime that hands out sessions.
+export { createRuntimeFromSettings, type RuntimeFromSettingsOptions } from './sdk/settings-runtime';
 export type { ApprovalLockdown, ApprovalModeDecision } from './session/approval-mode-gate';
 export { Session, type SessionChange } from './session/session';
 export { builtinTools } from './tools/builtin/index';

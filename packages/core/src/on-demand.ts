@@ -73,6 +73,12 @@ export function loadFileText(): Promise<FileTextModule> {
   return import('./tools/file-text');
 }
 
+/** The input pipeline's file readers (`@path`, images): only when a prompt names a file. */
+export type InputFilesModule = typeof import('./input/files');
+export function loadInputFiles(): Promise<InputFilesModule> {
+  return import('./input/files');
+}
+
 /** `kodo doctor`'s checks, loaded only by that command. */
 export type DoctorModule = typeof import('./doctor/checks');
 export function loadDoctorModule(): Promise<DoctorModule> {
@@ -89,6 +95,8 @@ export const loadPart = {
   policyToml: () => import('./scheduler/policy/toml-rules'),
   /** Reading a saved session back: `--resume` only. */
   sessionResume: () => import('./session/resume'),
+  /** MCP resources named in a prompt (`@server:uri`): only when a server offers resources. */
+  mcpResources: () => import('./mcp/resources'),
   /** An MCP server's OAuth sign-in: only when a server asks for it. */
   mcpOAuth: () => import('./mcp/oauth-flow'),
   /** Proxy agents for node:http(s) clients: only when a proxy variable is set. */

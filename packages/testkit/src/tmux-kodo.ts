@@ -37,6 +37,9 @@ export class KodoTmux {
       LANG: 'C.UTF-8',
       // Folder trust is asked before the UI starts; these tests are about the UI.
       KODO_TRUST_WORKSPACE: 'true',
+      // Auto-memory's end-of-session call would take a step of every mock's script; a test of it
+      // sets KODO_AUTO_MEMORY to '' (the default: on) or '1'.
+      KODO_AUTO_MEMORY: '0',
       ...this.options.env,
       ...extra,
     };

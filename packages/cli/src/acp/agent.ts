@@ -1,30 +1,39 @@
 /**
  * kodo as an ACP agent: the protocol's agent side on one connection. Each ACP session is a kodo
- * Session built as the CLI builds one (settings, policy, hooks, MCP, the session log), with the
- * editor as the person: approvals go to it, file tools read and write through it when it offers
- * that, and the editor's MCP servers join the configured ones.
+ * Session from a runtime of its own, assembled as the CLI assembles one for its folder (that
+ * folder's trust and settings, policy, hooks, MCP, the session log), with the editor as the
+ * person: approvals go to it, file tools read and write through it when it offers that, and the
+ * editor's MCP servers join the configured ones.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import {
+  type InputSources,
+  type LoadedSession,
   type McpServerSettings,
   newSessionId,
+  type Runtime,
+  resolveInput,
+  runShellLine,
+  type Session,
   SessionStore,
+  type SessionSummary,
   type Settings,
   type SettingsScope,
+  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
-import { onDemand } from '../on-demand';
-import { type CliSession, createCliSession } from '../session-factory';
+import { asFatalError, createCliRuntime } from '../runtime-setup';
+import { gateFolderTrust } from '../trust-gate';
 import { KODO_VERSION } from '../version';
 import { CallIds } from './call-ids';
 import { availableCommands, runSessionCommand } from './commands';
 import { editorTextFiles } from './editor-files';
 import { EditorTerminals } from './editor-terminal';
 import { editorConfirmHandler } from './permissions';
-import { promptParts, promptText } from './prompt-content';
+import { promptLine } from './prompt-content';
 import { replayUpdates } from './replay';
 import { applyConfigOption, applyMode, configOptions, modeState, stateUpdates } from './session-config';
 import { deleteRecordedSession, listRecordedSessions } from './session-list';
@@ -50,6 +59,7 @@ export const AUTH_METHODS: acp.AuthMethod[] = [
 
 export interface AcpAgentOptions {
   args: CliArgs;
+  /** The launch folder's settings (each session reads its own folder's when it opens). */
   settings: Settings;
   settingsScopes?: SettingsScope[];
   /** kodo's environment; `authenticate` may add a key to it (in memory only). */
@@ -59,7 +69,11 @@ export interface AcpAgentOptions {
 }
 
 interface OpenSession {
-  cli: CliSession;
+  /** The session's own runtime: its folder's settings, MCP servers (the editor's too) and hooks. */
+  runtime: Runtime;
+  session: Session;
+  /** The recorded session it continues (session/load replays its messages). */
+  resumed?: LoadedSession;
   cwd: string;
   calls: CallIds;
   terminals?: EditorTerminals;
@@ -160,8 +174,7 @@ export class AcpAgent {
     const cwd = checkedCwd(params.cwd);
     const sessionId = newSessionId();
     const open = await this.open({ sessionId, cwd, mcpServers: params.mcpServers, client });
-    const { context } = await open.cli.session.start('startup');
-    if (context) open.cli.session.addContext([{ text: context }]);
+    await startSessionWithHookContext(open.session, 'startup');
     this.announceCommands(sessionId, open, client);
     return { sessionId, ...this.sessionState(open) };
   }
@@ -189,14 +202,13 @@ export class AcpAgent {
     const notify = (update: acp.SessionUpdate) =>
       client.notify('session/update', { sessionId: summary.id, update });
     if (how.replay) {
-      for (const update of replayUpdates(open.cli.resumed?.messages ?? [], open.cli.tools, cwd)) {
+      for (const update of replayUpdates(open.resumed?.messages ?? [], open.runtime.tools, cwd)) {
         await notify(update);
       }
     }
     open.title = summary.title;
     await notify(sessionInfoUpdate(summary.title, summary.lastUpdated));
-    const { context } = await open.cli.session.start('resume');
-    if (context) open.cli.session.addContext([{ text: context }]);
+    await startSessionWithHookContext(open.session, 'resume');
     this.announceCommands(summary.id, open, client);
     return this.sessionState(open);
   }
@@ -240,38 +252,46 @@ export class AcpAgent {
     client: acp.AgentContext,
     signal: AbortSignal,
   ): Promise<acp.PromptResponse> {
-    const { session } = open.cli;
-    const text = promptText(params.prompt);
-    const commandOutput = await runSessionCommand(text, session, signal);
-    if (commandOutput !== undefined) {
-      await client.notify('session/update', {
+    const { session } = open;
+    const line = promptLine(params.prompt);
+    const text = line.text;
+    const say = (message: string) =>
+      client.notify('session/update', {
         sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: commandOutput } },
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message } },
       });
+    // One meaning in every front end: core's input pipeline decides what the prompt is.
+    const resolved = await resolveInput(line, {
+      frontEnd: 'acp',
+      session,
+      sources: inputSources(open.runtime),
+      signal,
+    });
+    if (resolved.kind === 'error') throw acp.RequestError.invalidParams(undefined, resolved.message);
+    if (resolved.kind === 'session_command') {
+      await say(await runSessionCommand(resolved, { session, runtime: open.runtime }, signal));
       return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
     }
-    let parts = promptParts(params.prompt);
-    if (open.cli.mcp && text.startsWith('/')) {
-      const { expandMcpInput } = await onDemand.mcpInput();
-      try {
-        const expanded = await expandMcpInput(text, open.cli.mcp, { signal, onWarning: this.options.log });
-        if (expanded !== text) parts = [{ text: expanded }];
-      } catch (error) {
-        throw acp.RequestError.invalidParams(undefined, (error as Error).message);
-      }
+    if (resolved.kind === 'shell') {
+      const result = await runShellLine(session, resolved.command, { frontEnd: 'acp', signal });
+      await say(
+        result.ran ? result.output : `Shell command '${resolved.command}' was not run: ${result.output}`,
+      );
+      return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
     }
+    for (const skipped of resolved.skipped) await say(`Not attached: ${skipped}\n`);
     try {
       return await runPromptTurn(
         {
           sessionId: params.sessionId,
           client,
           session,
-          tools: open.cli.tools,
+          tools: open.runtime.tools,
           cwd: open.cwd,
           calls: open.calls,
           ...(open.terminals ? { terminals: open.terminals } : {}),
         },
-        parts,
+        resolved.prompt,
         signal,
       );
     } finally {
@@ -304,7 +324,7 @@ export class AcpAgent {
     client: acp.AgentContext,
   ): Promise<acp.SetSessionModeResponse> {
     // The client hears the new mode through the session's approval_mode_changed event (open()).
-    applyMode(this.session(params.sessionId).cli.session, params.modeId);
+    applyMode(this.session(params.sessionId).session, params.modeId);
     return {};
   }
 
@@ -312,12 +332,12 @@ export class AcpAgent {
     params: acp.SetSessionConfigOptionRequest,
     client: acp.AgentContext,
   ): Promise<acp.SetSessionConfigOptionResponse> {
-    const { session } = this.session(params.sessionId).cli;
+    const { session } = this.session(params.sessionId);
     applyConfigOption(session, params);
     return { configOptions: configOptions(session) };
   }
 
-  /** Ends every session: SessionEnd hooks, MCP servers, background commands. */
+  /** Ends every session, each by its runtime's one teardown (SessionEnd hooks first, MCP servers last). */
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
   }
@@ -328,10 +348,7 @@ export class AcpAgent {
     this.sessions.delete(sessionId);
     open.running?.controller.abort();
     await open.running?.done.catch(() => undefined);
-    await open.cli.session.end('exit');
-    await open.cli.mcp?.dispose();
-    await open.cli.generator.flush();
-    await open.cli.session.dispose();
+    await open.runtime.close();
   }
 
   private session(sessionId: string): OpenSession {
@@ -345,28 +362,37 @@ export class AcpAgent {
     cwd: string;
     mcpServers: acp.McpServer[];
     client: acp.AgentContext;
-    resume?: NonNullable<Parameters<typeof createCliSession>[0]['resume']>;
+    resume?: SessionSummary;
   }): Promise<OpenSession> {
     const { sessionId, cwd, client } = request;
     const { log } = this.options;
-    let cli: CliSession | undefined;
+    let runtime: Runtime | undefined;
     const textFiles = editorTextFiles({ client, sessionId, cwd, capabilities: this.clientCapabilities.fs });
     const terminals = this.clientCapabilities.terminal ? new EditorTerminals(client, sessionId) : undefined;
     const calls = new CallIds();
     this.cwds.add(cwd);
+    let opened: { session: Session; resumed?: LoadedSession };
     try {
-      cli = await createCliSession({
+      // The session's folder decides, as `kodo -p` there would: its trust, then its settings
+      // (user and project when trusted, the user's alone when restricted), not the launch folder's.
+      // Its own copy of the environment: the folder's `.env` (read by the gate) is this session's
+      // alone, not every later session's in other folders.
+      const env = { ...this.env };
+      const gate = await gateFolderTrust({ cwd, env, args: this.options.args, interactive: false });
+      if (!gate.ok) throw acp.RequestError.invalidParams(undefined, gate.message);
+      if (gate.notice) log(gate.notice);
+      runtime = await createCliRuntime({
         args: this.options.args,
-        settings: withClientServers(this.options.settings, request.mcpServers),
-        ...(this.options.settingsScopes ? { settingsScopes: this.options.settingsScopes } : {}),
+        settings: withClientServers(gate.settings.merged, request.mcpServers),
+        settingsScopes: gate.settings.scopes,
+        trusted: gate.trusted,
         cwd,
-        env: this.env,
+        env,
         sessionId,
         approvals: {
           interactive: true,
-          confirm: editorConfirmHandler(() => ({ sessionId, client, tools: cli!.tools, cwd, calls })),
+          confirm: editorConfirmHandler(() => ({ sessionId, client, tools: runtime!.tools, cwd, calls })),
         },
-        ...(request.resume ? { resume: request.resume } : {}),
         mcpDiscovery: 'wait',
         onWarning: (message) => log(`[WARNING] ${message}`),
         onSessionWarning: (message) => log(`[WARNING] ${message}`),
@@ -374,14 +400,25 @@ export class AcpAgent {
         ...(textFiles ? { textFiles } : {}),
         ...(terminals ? { terminals } : {}),
       });
+      opened = request.resume
+        ? await runtime.resumeSession(request.resume)
+        : await runtime.newSession({ sessionId });
     } catch (error) {
-      throw asRequestError(error);
+      await runtime?.close();
+      throw asRequestError(asFatalError(error));
     }
-    const open: OpenSession = { cli, cwd, calls, ...(terminals ? { terminals } : {}) };
+    const { session } = opened;
+    const open: OpenSession = {
+      runtime,
+      session,
+      ...(opened.resumed ? { resumed: opened.resumed } : {}),
+      cwd,
+      calls,
+      ...(terminals ? { terminals } : {}),
+    };
     this.sessions.set(sessionId, open);
     // Whoever switches the mode (the client, the plan tools, a key on another front end), the
     // client hears the mode and options as they are now: no polling around turns.
-    const session = cli.session;
     session.subscribe((change) => {
       if (change.type !== 'approval_mode_changed') return;
       for (const update of stateUpdates(session))
@@ -394,7 +431,7 @@ export class AcpAgent {
     modes: acp.SessionModeState;
     configOptions: acp.SessionConfigOption[];
   } {
-    return { modes: modeState(open.cli.session), configOptions: configOptions(open.cli.session) };
+    return { modes: modeState(open.session), configOptions: configOptions(open.session) };
   }
 
   /** After the answer (the client learns the session id first). */
@@ -405,7 +442,7 @@ export class AcpAgent {
           sessionId,
           update: {
             sessionUpdate: 'available_commands_update',
-            availableCommands: availableCommands(open.cli.mcp),
+            availableCommands: availableCommands(inputSources(open.runtime)),
           },
         })
         .catch(() => undefined);
@@ -459,4 +496,13 @@ function asRequestError(error: unknown): acp.RequestError {
     return acp.RequestError.invalidParams(undefined, error.message);
   }
   return acp.RequestError.internalError(undefined, (error as Error)?.message ?? String(error));
+}
+
+/** Where the session's commands, skills and MCP prompts come from (read per prompt). */
+function inputSources(runtime: Runtime): InputSources {
+  return {
+    commands: () => runtime.extensibility?.loaded.commands ?? [],
+    skills: () => runtime.extensibility?.loaded.skills ?? [],
+    ...(runtime.mcp ? { mcp: runtime.mcp } : {}),
+  };
 }

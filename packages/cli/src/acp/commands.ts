@@ -1,45 +1,36 @@
 /**
- * Slash commands over ACP: the few session commands that make sense in an editor, and the
- * prompts of connected MCP servers (expanded into the prompt, as in headless mode). Anything
- * else that starts with `/` goes to the model as typed.
+ * Commands over ACP: what core's input pipeline lists for this front end (the built-in session
+ * commands editors run, custom commands, skills, MCP prompts), advertised in
+ * `available_commands_update`; and the built-ins' behaviour here.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type { McpManager, Session } from '@kodo/core/engine';
+import { type InputSources, listCommands, type Runtime, type Session } from '@kodo/core/engine';
 
-export const SESSION_COMMANDS: acp.AvailableCommand[] = [
-  { name: 'compress', description: 'Summarise the conversation to free context' },
-  { name: 'clear', description: 'Forget the conversation (the session log keeps it)' },
-  { name: 'stats', description: 'Tokens, tool calls and cost so far' },
-];
-
-export function availableCommands(mcp: McpManager | undefined): acp.AvailableCommand[] {
-  const prompts = (mcp?.promptCommands() ?? []).map((command) => ({
+export function availableCommands(sources: InputSources): acp.AvailableCommand[] {
+  return listCommands(sources, 'acp').map((command) => ({
     name: command.name,
-    description: command.description || `MCP prompt from ${command.server}`,
-    ...(command.prompt.arguments?.length
-      ? { input: { hint: command.prompt.arguments.map((arg) => arg.name).join(' ') } }
-      : {}),
+    description: command.description,
+    ...(command.hint ? { input: { hint: command.hint } } : {}),
   }));
-  return [...SESSION_COMMANDS, ...prompts];
 }
 
-/** Runs a session command; undefined when `text` is not one (it is then a prompt). */
+/** Runs a built-in session command the pipeline resolved (see BUILTIN_COMMANDS, front end `acp`). */
 export async function runSessionCommand(
-  text: string,
-  session: Session,
+  command: { name: string; args: string },
+  { session, runtime }: { session: Session; runtime: Pick<Runtime, 'clearConversation'> },
   signal: AbortSignal,
-): Promise<string | undefined> {
-  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
-  if (!match) return undefined;
-  switch (match[1]) {
+): Promise<string> {
+  const { name, args } = command;
+  switch (name) {
     case 'compress': {
-      const result = await session.compress(signal, match[2] ? { instructions: match[2] } : {});
+      const result = await session.compress(signal, args ? { instructions: args } : {});
       return result.status === 'compressed'
         ? `Compressed the conversation: ${result.originalTokens} → ${result.newTokens} tokens.`
         : `Nothing compressed (${result.status}).`;
     }
     case 'clear':
-      session.replaceHistory([], { reason: 'clear' });
+      // As in the terminal: SessionEnd (`clear`), an empty history, SessionStart (`clear`).
+      await runtime.clearConversation(session, signal);
       return 'Cleared the conversation.';
     case 'stats': {
       const usage = session.budget.usage();
@@ -48,6 +39,6 @@ export async function runSessionCommand(
       }.`;
     }
     default:
-      return undefined;
+      return `/${name} does not run over ACP.`;
   }
 }

@@ -26,7 +26,7 @@ export interface TurnTarget {
 
 export async function runPromptTurn(
   target: TurnTarget,
-  parts: Part[],
+  input: string | Part[],
   signal: AbortSignal,
 ): Promise<acp.PromptResponse> {
   const send = (update: acp.SessionUpdate) =>
@@ -47,9 +47,7 @@ export async function runPromptTurn(
     };
   }
   try {
-    // A plain-text prompt goes as a string, so the session log keeps it as typed (for replays).
-    const only = parts.length === 1 ? parts[0] : undefined;
-    const input = only?.text !== undefined && !only.inlineData ? only.text : parts;
+    // A plain-text prompt comes as a string, so the session log keeps it as typed (for replays).
     const stream = target.session.sendMessage(input, signal);
     let next = await stream.next();
     while (!next.done) {

@@ -39,10 +39,12 @@ export async function runDoctorCommand(context: DoctorCommandContext): Promise<n
   for (const file of report.files) lines.push(`  ${file.status.padEnd(8)} ${file.path}: ${file.why}`);
   lines.push('', 'Loaded:');
   for (const [kind, names] of Object.entries(report.found)) {
-    if (kind === 'warnings') continue;
+    if (kind === 'warnings' || kind === 'notes') continue;
     lines.push(`  ${kind}: ${(names as string[]).length > 0 ? (names as string[]).join(', ') : 'none'}`);
   }
   for (const warning of report.found.warnings) lines.push(`  warning: ${warning}`);
+  if (report.found.notes.length > 0) lines.push('', 'What kodo cannot give plugins (said once at install):');
+  for (const note of report.found.notes) lines.push(`  ${note}`);
   lines.push('', 'Checks:');
   for (const check of report.checks)
     lines.push(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`);

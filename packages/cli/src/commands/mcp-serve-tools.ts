@@ -7,12 +7,16 @@
  * elicitation when it supports that, and refused otherwise; what it denies is denied.
  */
 
-import type { CompletedToolCall, ConfirmHandler, ContentGenerator, Part } from '@kodo/core/engine';
+import type {
+  BuiltGenerator,
+  CompletedToolCall,
+  ConfirmHandler,
+  ContentGenerator,
+  Part,
+} from '@kodo/core/engine';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CliArgs } from '../args';
-import type { BuiltGenerator } from '../generator';
-import type { CliSession } from '../session-factory';
-import type { ServeContext } from './mcp-serve';
+import type { ServeContext, ServeSession } from './mcp-serve';
 
 /** What `--tools builtin` exposes: reading, searching, editing and running commands. */
 export const BUILTIN_SERVE_TOOL_NAMES = [
@@ -51,9 +55,9 @@ export function builtinToolServer(setup: {
     context: ServeContext;
     confirm: () => ConfirmHandler | undefined;
     generator: (model: string) => BuiltGenerator;
-  }) => Promise<CliSession>;
+  }) => Promise<ServeSession>;
 }): BuiltinToolServer {
-  let opened: Promise<CliSession> | undefined;
+  let opened: Promise<ServeSession> | undefined;
   let approvalChannel = false;
   const session = () => {
     opened ??= setup.open({
@@ -75,7 +79,7 @@ export function builtinToolServer(setup: {
     async tools() {
       const cli = await session();
       return BUILTIN_SERVE_TOOL_NAMES.flatMap((name) => {
-        const spec = cli.tools.get(name);
+        const spec = cli.runtime.tools.get(name);
         if (!spec) return [];
         const declaration = spec.declaration();
         return [
@@ -101,10 +105,7 @@ export function builtinToolServer(setup: {
     async dispose() {
       if (!opened) return;
       const cli = await opened.catch(() => undefined);
-      if (!cli) return;
-      await cli.session.end('exit');
-      await cli.mcp?.dispose();
-      await cli.session.dispose();
+      await cli?.runtime.close();
     },
   };
 }

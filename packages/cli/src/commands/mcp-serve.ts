@@ -11,7 +11,14 @@
  * same checks (mcp-serve-tools.ts).
  */
 import { isAbsolute, resolve } from 'node:path';
-import { type AgentEvent, type ConfirmHandler, newSessionId } from '@kodo/core/engine';
+import {
+  type AgentEvent,
+  type ConfirmHandler,
+  newSessionId,
+  type Runtime,
+  type RuntimeOptions,
+  type Session,
+} from '@kodo/core/engine';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -21,7 +28,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ArgsError, type CliArgs, parseCliArgs } from '../args';
 import { FatalError } from '../exit-codes';
-import { type CliSession, type CliSessionSetup, createCliSession } from '../session-factory';
+import { asFatalError, createCliRuntime } from '../runtime-setup';
 import { gateFolderTrust } from '../trust-gate';
 import { KODO_VERSION } from '../version';
 import { type BuiltinToolServer, builtinToolServer, SERVE_TOOL_SETS } from './mcp-serve-tools';
@@ -86,8 +93,14 @@ export const SERVE_TOOLS = [
   },
 ];
 
+/** A session of the server with its own runtime (its folder's settings); closing the runtime ends it. */
+export interface ServeSession {
+  runtime: Runtime;
+  session: Session;
+}
+
 interface Task {
-  cli: CliSession;
+  cli: ServeSession;
   running: boolean;
 }
 
@@ -177,11 +190,7 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
   await server.connect(transport);
   await closed;
   await builtin?.dispose();
-  for (const task of tasks.values()) {
-    await task.cli.session.end('exit');
-    await task.cli.mcp?.dispose();
-    await task.cli.session.dispose();
-  }
+  for (const task of tasks.values()) await task.cli.runtime.close();
   return 0;
 }
 
@@ -277,25 +286,30 @@ export async function openServeSession(setup: {
   context: ServeContext;
   confirm: () => ConfirmHandler | undefined;
   maxTurns?: number;
-  generator?: CliSessionSetup['generator'];
-}): Promise<CliSession> {
+  generator?: RuntimeOptions['generator'];
+}): Promise<ServeSession> {
   const { args, cwd, context, maxTurns } = setup;
-  const gate = await gateFolderTrust({ cwd, env: context.env, args, interactive: false });
+  // Each task's own copy of the environment: one folder's `.env` stays with its tasks.
+  const env = { ...context.env };
+  const gate = await gateFolderTrust({ cwd, env, args, interactive: false });
   if (!gate.ok) throw new Error(gate.message);
   const settings = gate.settings.merged;
   const confirm = setup.confirm();
   const warn = (message: string) => context.stderr.write(`[WARNING] ${message}\n`);
+  const sessionId = newSessionId();
+  let runtime: Runtime | undefined;
   try {
-    const cli = await createCliSession({
+    runtime = await createCliRuntime({
       args,
       settings:
         maxTurns === undefined
           ? settings
           : { ...settings, model: { ...settings.model, maxTurnsPerPrompt: maxTurns } },
       settingsScopes: gate.settings.scopes,
+      trusted: gate.trusted,
       cwd,
-      env: context.env,
-      sessionId: newSessionId(),
+      env,
+      sessionId,
       approvals: confirm ? { interactive: true, confirm } : { interactive: false },
       mcpDiscovery: 'wait',
       ...(setup.generator ? { generator: setup.generator } : {}),
@@ -303,10 +317,13 @@ export async function openServeSession(setup: {
       onSessionWarning: warn,
       onPolicyFeedback: (message) => context.stderr.write(`${message}\n`),
     });
-    const { context: hookContext } = await cli.session.start('startup');
-    if (hookContext) cli.session.addContext([{ text: hookContext }]);
-    return cli;
-  } catch (error) {
+    const { session } = await runtime.newSession({ sessionId });
+    const { context: hookContext } = await session.start('startup');
+    if (hookContext) session.addContext([{ text: hookContext }]);
+    return { runtime, session };
+  } catch (caught) {
+    await runtime?.close();
+    const error = asFatalError(caught);
     if (error instanceof FatalError) throw new Error(error.message);
     throw error;
   }
@@ -326,7 +343,7 @@ async function runTask(
       onEvent(next.value);
       next = await stream.next();
     }
-    await task.cli.generator.flush();
+    await task.cli.runtime.generator.flush();
     const outcome = next.value;
     const failure = outcome.kind === 'error' ? outcome.failure.message : undefined;
     const content = failure ?? outcome.text;

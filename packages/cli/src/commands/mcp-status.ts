@@ -24,7 +24,7 @@ function plural(count: number, noun: string): string {
 
 /**
  * `/mcp [list|desc|refresh [name]|auth <name>]` for the interactive UI, over the session's
- * servers (the lead wires it with `CliSession.mcp`). `desc` adds each tool's description; `auth`
+ * servers (the UI wires it with `Runtime.mcp`). `desc` adds each tool's description; `auth`
  * signs in with OAuth (the URL is shown and the browser opened) and reconnects the server.
  */
 export function createMcpSlashCommand(

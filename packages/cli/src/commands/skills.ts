@@ -1,5 +1,4 @@
-import { loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
-import { skillSettings } from '../extensibility-setup';
+import { loadExtensionsModule, type SkillDefinition, skillSettings } from '@kodo/core/engine';
 import { heldBackLine, settingsForFolder } from '../trust-gate';
 import { KODO_BUILD_KEY } from '../version';
 import { asksForHelp } from './asks-for-help';

@@ -38,6 +38,10 @@ export const messageEvent = z
     role: z.enum(['user', 'assistant']),
     content: z.string(),
     delta: z.boolean().optional().describe('A streamed piece of the assistant message'),
+    steering: z
+      .boolean()
+      .optional()
+      .describe('A user message sent while a turn ran, taken in at its next step boundary'),
   })
   .strict();
 

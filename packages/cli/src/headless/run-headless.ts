@@ -1,22 +1,22 @@
 import {
-  type McpManager,
+  kodoHome,
   monotonicMs,
   newSessionId,
   type Part,
-  routeAgentMention,
+  type Runtime,
+  resolveInput,
   type Session,
   type Settings,
   type SettingsScope,
+  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import type { CliArgs, OutputFormat } from '../args';
 import { ExitCode, FatalError } from '../exit-codes';
 import { assembleInput } from '../input';
 import { favourMemoryWhenLong } from '../long-session-memory';
 import { onDemand } from '../on-demand';
-import { createCliSession } from '../session-factory';
+import { asFatalError, createCliRuntime } from '../runtime-setup';
 import { resolveSessionStart } from '../sessions';
-import { expandHeadlessCommand } from './custom-command';
-import { expandMcpInput } from './mcp-input';
 import type { HeadlessOutput, OutputStreams } from './output';
 import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';
@@ -24,7 +24,7 @@ import { createTextOutput } from './text';
 export interface HeadlessContext {
   args: CliArgs;
   settings: Settings;
-  /** The settings files by scope, for hooks (see createCliSession). */
+  /** The settings files by scope, for hooks (see createRuntime). */
   settingsScopes?: SettingsScope[];
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -59,8 +59,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
-  let session: Session | undefined;
-  let mcp: McpManager | undefined;
+  let runtime: Runtime | undefined;
   try {
     // `--resume`/`--session-id` problems are input errors (42), found before anything runs.
     const start = await resolveSessionStart(args, {
@@ -75,7 +74,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     const input = streamInput
       ? undefined
       : assembleInput(await context.readStdin(), args.prompt ?? args.query);
-    const created = await createCliSession({
+    runtime = await createCliRuntime({
       args,
       settings,
       ...(context.settingsScopes ? { settingsScopes: context.settingsScopes } : {}),
@@ -84,7 +83,6 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       sessionId,
       // Nobody answers approval questions headless: such calls are refused (use -y or policy rules).
       approvals: { interactive: false },
-      ...(start.resume ? { resume: start.resume } : {}),
       onSessionWarning: warn,
       // The first request must declare every MCP tool: wait for the servers (each within its timeout).
       mcpDiscovery: 'wait',
@@ -93,52 +91,55 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       customCommands: streamInput || (input ?? '').trimStart().startsWith('/'),
       onWarning: warn,
     });
-    session = created.session;
-    mcp = created.mcp;
-    const { model, generator: built } = created;
+    const { session } = start.resume
+      ? await runtime.resumeSession(start.resume)
+      : await runtime.newSession({ sessionId });
+    const { model, generator: built, mcp, extensibility } = runtime;
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
     // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.
     if (output.sessionChange) session.subscribe(output.sessionChange);
-    // SessionStart's added context goes before the first prompt, in the same message (the
-    // interactive UI adds it as a turn of its own instead).
-    const { context: hookContext } = await session.start(
-      start.resume ? 'resume' : 'startup',
-      controller.signal,
-    );
+    // SessionStart's added context joins the conversation as context, as in every front end
+    // (docs/architecture.md, "Input").
+    await startSessionWithHookContext(session, start.resume ? 'resume' : 'startup', controller.signal);
     const live = session;
-    let pendingHookContext = hookContext;
     const watchLength = favourMemoryWhenLong({});
     const runPrompt = async (text: string, parts?: Part[]): Promise<number> => {
       const started = monotonicMs();
-      const hookText = pendingHookContext;
-      pendingHookContext = undefined;
-      // A custom slash command (`/git:commit now`) expands to its prompt first.
-      const command = await expandHeadlessCommand(text, {
-        session: live,
-        ...(created.extensibility ? { extensibility: created.extensibility.loaded } : {}),
-        ...(mcp ? { mcp } : {}),
-        signal: controller.signal,
-        onEvent: (event) => output.event(event),
-      });
-      let prompt: string | Part[];
-      if (command) {
-        prompt = hookText ? [{ text: `${hookText}\n\n` }, ...command] : command;
-      } else {
-        const expanded = mcp
-          ? await expandMcpInput(text, mcp, { signal: controller.signal, onWarning: warn })
-          : text;
-        const routed = routeAgentMention(
-          expanded,
-          live.agents.list().map((agent) => agent.name),
-        ).prompt;
-        const withHooks = hookText ? `${hookText}\n\n${routed}` : routed;
-        // Blocks other than text (images) go as parts; MCP and hook expansion work on text.
-        prompt = parts?.some((part) => part.inlineData)
-          ? [{ text: withHooks }, ...parts.filter((part) => part.inlineData)]
-          : withHooks;
+      // One meaning for every front end: custom commands, skills, MCP prompts, `@` references.
+      const resolved = await resolveInput(
+        {
+          text,
+          ...(parts?.some((part) => part.inlineData)
+            ? { parts: parts.filter((part) => part.inlineData) }
+            : {}),
+        },
+        {
+          frontEnd: 'headless',
+          session: live,
+          sources: {
+            commands: () => extensibility?.loaded.commands ?? [],
+            skills: () => extensibility?.loaded.skills ?? [],
+            ...(mcp ? { mcp } : {}),
+          },
+          signal: controller.signal,
+          onEvent: (event) => output.event(event),
+        },
+      );
+      if (resolved.kind === 'error') throw new FatalError(resolved.message, ExitCode.input);
+      if (resolved.kind === 'session_command') {
+        throw new FatalError(`/${resolved.name} does not run headless.`, ExitCode.input);
       }
-      const stream = live.sendMessage(prompt, controller.signal);
+      if (resolved.kind === 'shell') {
+        const { runHeadlessShell } = await onDemand.headlessShellLine();
+        return runHeadlessShell(live, resolved.command, {
+          output,
+          signal: controller.signal,
+          durationFrom: started,
+        });
+      }
+      for (const skipped of resolved.skipped) warn(`Not attached: ${skipped}`);
+      const stream = live.sendMessage(resolved.prompt, controller.signal);
       let next = await stream.next();
       while (!next.done) {
         watchLength(next.value);
@@ -170,23 +171,37 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     if (input !== undefined) {
       code = await runPrompt(input);
     } else {
-      const { inputLines, parseUserLine } = await onDemand.streamInput();
-      for await (const line of inputLines(context.stdin ?? process.stdin)) {
-        if (line.trim() === '') continue;
-        const parsed = parseUserLine(line);
-        if (!parsed.ok) {
-          if (output.inputError) output.inputError(parsed.message);
-          else streams.stderr.write(`[ERROR] ${parsed.message}\n`);
-          continue;
-        }
-        output.nextPrompt?.(parsed.text);
-        code = await runPrompt(parsed.text, parsed.parts);
-        if (controller.signal.aborted) break;
+      const { inputLines, runConversation } = await onDemand.streamInput();
+      // Lines are read while a turn runs: they steer it or wait for it (stream-input.ts).
+      code = await runConversation({
+        lines: inputLines(context.stdin ?? process.stdin),
+        run: (text, parts) => {
+          output.nextPrompt?.(text);
+          return runPrompt(text, parts);
+        },
+        steer: (text) => live.steer(text),
+        takeSteering: () => live.takeSteering(),
+        invalid: (message) => {
+          if (output.inputError) output.inputError(message);
+          else streams.stderr.write(`[ERROR] ${message}\n`);
+        },
+        stopped: () => controller.signal.aborted,
+      });
+    }
+    // Auto-memory is off headless unless `memory.inbox` (or KODO_AUTO_MEMORY) turns it on.
+    if (settings.memory?.inbox !== undefined || env.KODO_AUTO_MEMORY) {
+      const memory = await onDemand.autoMemory();
+      if (memory.autoMemoryOn(settings, env, { interactive: false })) {
+        await memory.proposeToInbox(
+          session,
+          { kodoHome: kodoHome(env), projectRoot: context.cwd },
+          { signal: controller.signal },
+        );
       }
     }
-    await session.dispose();
     return code;
-  } catch (error) {
+  } catch (caught) {
+    const error = asFatalError(caught);
     const fatal =
       error instanceof FatalError
         ? error
@@ -196,9 +211,10 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
           );
     return output.fatal(fatal, sessionId);
   } finally {
-    // After the result is out: SessionEnd hooks (and advisory ones still running) may finish.
-    await session?.end('exit');
-    await mcp?.dispose();
+    // After the result is out, in the runtime's one order: SessionEnd hooks (and advisory ones
+    // still running), recordings, telemetry (so it exports those hook runs), background
+    // commands, MCP servers.
+    await runtime?.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

@@ -42,6 +42,10 @@ export function createStreamJsonOutput(streams: OutputStreams): HeadlessOutput {
       case 'content':
         emit('message', { role: 'assistant', content: stripTerminalControls(event.text), delta: true });
         break;
+      case 'steering':
+        // A line sent while the turn ran went in at this step boundary (stream-input.ts).
+        emit('message', { role: 'user', content: event.text, steering: true });
+        break;
       case 'thought': {
         if (event.text === '') break;
         const content = stripTerminalControls(event.text);

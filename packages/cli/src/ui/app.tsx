@@ -31,7 +31,7 @@ import { HighlighterContext } from './hooks/use-highlighter';
 import { useKeyHandler } from './hooks/use-key-handler';
 import { KeymapContext } from './hooks/use-keymap';
 import { useNotifications } from './hooks/use-notifications';
-import { usePromptDispatch } from './hooks/use-prompt-dispatch';
+import { type PromptDispatchOptions, usePromptDispatch } from './hooks/use-prompt-dispatch';
 import { type SandboxView, useSandboxLabel } from './hooks/use-sandbox-label';
 import {
   SHELL_FOCUS_KEY,
@@ -78,6 +78,8 @@ export interface AppProps {
   /** `ask_user`'s questions, answered in the question dialog. */
   questions?: QuestionBridge;
   commands: readonly SlashCommand[];
+  /** Custom commands, skills and MCP prompts for core's input pipeline (see usePromptDispatch). */
+  inputSources?: PromptDispatchOptions['sources'];
   settings: LoadedSettings;
   version: string;
   cwd: string;
@@ -348,6 +350,7 @@ export function App(props: AppProps) {
     commands,
     inputHistory: props.inputHistory,
     listFiles: props.listFiles,
+    ...(props.inputSources ? { sources: props.inputSources } : {}),
     addItem,
     runCommand,
     onPromptStart: forgetLastAnswer,

@@ -1,7 +1,7 @@
-import type { Extensibility, LoadedSettings } from '@kodo/core/engine';
+import { type Extensibility, type LoadedSettings, loadRuntimeExtensibility } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
-import { loadCliExtensibility } from '../extensibility-setup';
 import { folderTrustStatus, isFolderTrusted, trustFolderAgain } from '../trust-gate';
+import { KODO_BUILD_KEY } from '../version';
 import type { ExtensibilityHandle } from './commands/extension-commands';
 
 /**
@@ -19,8 +19,9 @@ export function extensibilityHandle(
     loaded,
     async reload() {
       const warnings: string[] = [];
-      const fresh = await loadCliExtensibility({
-        args,
+      const fresh = await loadRuntimeExtensibility({
+        extensions: args.extensions,
+        ...(KODO_BUILD_KEY ? { buildKey: KODO_BUILD_KEY } : {}),
         settings: context.settings.merged,
         ...(context.settings.scopes ? { settingsScopes: context.settings.scopes } : {}),
         cwd,

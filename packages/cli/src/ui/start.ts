@@ -2,18 +2,18 @@ import { join } from 'node:path';
 import {
   kodoHome,
   type LoadedSettings,
-  MemoryInbox,
-  newSessionId,
-  proposeMemories,
+  loadInputFiles,
+  type Runtime,
+  type RuntimeSession,
   type Session,
-  SessionStore,
   userHome,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../args';
+import { autoMemoryOn, proposeToInbox, worthProposing } from '../auto-memory';
 import { ExitCode, FatalError } from '../exit-codes';
 import { favourMemoryOverSpeed } from '../memory-mode';
 import { onDemand } from '../on-demand';
-import { type CliSession, createCliSession } from '../session-factory';
+import { asFatalError, createCliRuntime } from '../runtime-setup';
 import { resolveSessionStart, type SessionStart } from '../sessions';
 import { isFolderTrusted } from '../trust-gate';
 import { acknowledgeAgentsOnTerminal } from './agent-acknowledgement';
@@ -21,7 +21,6 @@ import { extensionSlashCommands } from './commands/extension-commands';
 import { builtinCommands } from './commands/registry';
 import { ConfirmationBridge } from './confirmation-bridge';
 import { extensibilityHandle } from './extensibility-handle';
-import { FileIndex } from './input/file-index';
 import { InputHistoryStore } from './input/input-history-store';
 import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
@@ -62,8 +61,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     screens: terminals,
     size: () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 }),
   });
-  const build = (sessionId: string, resume?: SessionStart['resume']): Promise<CliSession> =>
-    createCliSession({
+  const assemble = (sessionId: string): Promise<Runtime> =>
+    createCliRuntime({
       args,
       settings: settings.merged,
       cwd,
@@ -72,9 +71,13 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       approvals: { interactive: true, confirm: bridge.handler },
       askUser: questions.handler,
       pseudoTerminal: terminal,
-      ...(resume ? { resume } : {}),
       onSessionWarning: warn,
       onWarning: warn,
+    });
+  /** A recorded session to continue, as a setup failure the UI can show (not a FatalError). */
+  const resumed = (runtime: Runtime, resume: NonNullable<SessionStart['resume']>): Promise<RuntimeSession> =>
+    runtime.resumeSession(resume).catch((error: unknown) => {
+      throw asFatalError(error);
     });
   // Project agent files that are new or changed load only once the person acknowledges them.
   await acknowledgeAgentsOnTerminal({
@@ -84,11 +87,17 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     input: context.stdin ?? process.stdin,
     output: stdout,
   });
-  let created: CliSession;
+  // One runtime for the whole run: /clear, /resume and /fork take new sessions from it, and its
+  // close() below ends them all, in its one order.
+  let runtime: Runtime;
+  let created: RuntimeSession;
   try {
     const info = (message: string) => stderr.write(`[INFO] ${message}\n`);
     const start = await resolveSessionStart(args, { cwd, env, onWarning: warn, onInfo: info });
-    created = await build(start.sessionId, start.resume);
+    runtime = await assemble(start.sessionId);
+    created = start.resume
+      ? await resumed(runtime, start.resume)
+      : await runtime.newSession({ sessionId: start.sessionId });
     if (start.resume && !start.imported) info(`Resumed session ${start.sessionId}.`);
   } catch (error) {
     if (!(error instanceof FatalError)) throw error;
@@ -100,16 +109,14 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     args.resume !== undefined ? 'resume' : 'startup',
   );
   if (hookContext) created.session.addContext([{ text: hookContext }]);
-  const sessions = [created];
-  /** Sessions /fork started: they share their parent's model client, tools and MCP servers. */
-  const forks: Session[] = [];
-  const generators = [created.generator];
-  if (created.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${created.generator.debugLogPath}\n`);
+  /** The session in use: /clear and /resume replace it. */
+  let current = created.session;
+  if (runtime.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${runtime.generator.debugLogPath}\n`);
 
   const themes = themesFromSettings(settings.merged, {
     cwd,
     home: userHome(env),
-    extensionThemes: (created.extensibility?.loaded.active ?? [])
+    extensionThemes: (runtime.extensibility?.loaded.active ?? [])
       .filter((extension) => extension.themes !== undefined)
       .map((extension) => ({ extension: extension.name, themes: extension.themes ?? [] })),
   });
@@ -122,23 +129,20 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   for (const warning of keys.warnings) warn(warning);
   favourMemoryOverSpeed();
   const { mountApp } = await loadUi();
-  const fileIndex = new FileIndex(cwd);
+  const fileIndex = new (await loadInputFiles()).FileIndex(cwd);
   const historyStore = new InputHistoryStore(join(kodoHome(env), 'input-history.jsonl'));
   const sessionId = await mountApp(
     {
       session: created.session,
-      tools: created.tools,
-      ...(created.sandbox ? { sandbox: created.sandbox } : {}),
+      tools: runtime.tools,
+      ...(runtime.sandbox ? { sandbox: runtime.sandbox } : {}),
       ...(created.resumed ? { resumedMessages: created.resumed.messages } : {}),
       createSession: async () => {
         // `/clear` ends this session and starts another, as Gemini CLI does: SessionEnd
-        // (`clear`) for the old one, then SessionStart (`clear`) for the new one.
-        await sessions.at(-1)?.session.end('clear');
-        const next = await build(newSessionId());
-        generators.push(next.generator);
-        sessions.push(next);
-        const { context: fresh } = await next.session.start('clear');
-        if (fresh) next.session.addContext([{ text: fresh }]);
+        // (`clear`) for the old one, then SessionStart (`clear`) for the new one. The run's MCP
+        // servers, tools and background commands stay.
+        const next = await runtime.clearSession(current);
+        current = next.session;
         return next.session;
       },
       resumeSession: async (identifier) => {
@@ -151,31 +155,26 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
           throw error instanceof FatalError ? new Error(error.message) : error;
         });
         if (!start.resume) throw new Error('No previous sessions found for this project.');
-        if (start.sessionId === sessions.at(-1)?.session.id) throw new Error('That is the session in use.');
+        if (start.sessionId === current.id) throw new Error('That is the session in use.');
+        const next = await resumed(runtime, start.resume).catch((error: unknown) => {
+          throw error instanceof FatalError ? new Error(error.message) : error;
+        });
         // The session left behind ends (SessionEnd `other`); the chosen one starts as resumed.
-        await sessions.at(-1)?.session.end('other');
-        const next = await build(start.sessionId, start.resume);
-        generators.push(next.generator);
-        sessions.push(next);
+        await runtime.endSession(current, 'other');
+        current = next.session;
         const { context: added } = await next.session.start('resume');
         if (added) next.session.addContext([{ text: added }]);
         if (!start.imported) notes.push(`Resumed session ${start.sessionId}.`);
         return { session: next.session, messages: next.resumed?.messages ?? [], notes };
       },
-      forkSession: async (from) => {
-        const sessionId = newSessionId();
-        const recorder = new SessionStore({ projectRoot: cwd, env }).newRecorder({
-          sessionId,
-          onError: warn,
-        });
-        const forked = from.fork({ sessionId, recorder });
-        forks.push(forked);
-        return forked;
-      },
+      // A fork shares the run's model client, tools and MCP servers; close() ends it too.
+      forkSession: async (from) => runtime.forkSession(from, { onWarning: warn }),
       bridge,
       questions,
       terminals,
-      commands: allCommands(created, context),
+      commands: allCommands(runtime, context),
+      // MCP prompts and resources for core's input pipeline (commands and skills are in `commands`).
+      ...(runtime.mcp ? { inputSources: { mcp: runtime.mcp } } : {}),
       settings,
       version: context.version,
       cwd,
@@ -201,17 +200,12 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
   statusRunner?.dispose();
-  await Promise.all(generators.map((generator) => generator.flush()));
-  for (const forked of forks) await forked.end('exit');
-  for (const ended of sessions) {
-    // The sessions `/clear` replaced had their SessionEnd already.
-    if (ended === sessions.at(-1)) await ended.session.end('exit');
-    await ended.session.dispose();
-    await ended.mcp?.dispose();
-  }
-  const last = sessions.at(-1)?.session;
-  if (last && env.KODO_AUTO_MEMORY === '1') {
-    const added = await proposeToInbox(last, { kodoHome: kodoHome(env), projectRoot: cwd });
+  // SessionEnd (`exit`) for the sessions still open (those /clear and /resume left had theirs),
+  // then recordings, telemetry, background commands and MCP servers, in the runtime's order.
+  await runtime.close();
+  // A replay (--fake-responses) has no model to ask.
+  if (!args.fakeResponses && autoMemoryOn(settings.merged, env, { interactive: true })) {
+    const added = await proposeAtExit(current, { kodoHome: kodoHome(env), projectRoot: cwd }, stdout);
     if (added > 0) {
       stdout.write(
         `\n${added} proposed ${added === 1 ? 'memory waits' : 'memories wait'} in the inbox: /memory inbox\n`,
@@ -226,10 +220,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
  * The built-in commands, then `/commands`, `/skills` and what users bring (custom commands,
  * skills as commands). A brought command never takes a built-in's name.
  */
-function allCommands(created: CliSession, context: InteractiveContext) {
-  const commands = builtinCommands({ mcp: () => created.mcp });
+function allCommands(runtime: Runtime, context: InteractiveContext) {
+  const commands = builtinCommands({ mcp: () => runtime.mcp });
   const reserved = new Set(commands.flatMap((command) => [command.name, ...(command.aliases ?? [])]));
-  const handle = extensibilityHandle(created.extensibility?.loaded, context);
+  const handle = extensibilityHandle(runtime.extensibility?.loaded, context);
   commands.push(...extensionSlashCommands(handle, commands, reserved));
   return commands;
 }
@@ -262,20 +256,22 @@ async function loadUi(): Promise<typeof import('./mount')> {
 }
 
 /**
- * Auto-memory (KODO_AUTO_MEMORY=1): at the end of a session, one utility-model call proposes
- * durable facts; they wait in the project's inbox for `/memory accept` or `/memory drop`. Nothing
- * is written to a memory file here. A failed or slow call (20 s at most) proposes nothing.
+ * Auto-memory at exit (auto-memory.ts): skipped for trivial sessions, at most PROPOSAL_LIMIT_MS,
+ * and Ctrl+C skips it at once. Nothing is written to a memory file here.
  */
-async function proposeToInbox(
+async function proposeAtExit(
   session: Session,
   where: { kodoHome: string; projectRoot: string },
+  stdout: NodeJS.WritableStream,
 ): Promise<number> {
-  const model = session.toolContext.model;
-  if (!model) return 0;
+  if (!worthProposing(session.history())) return 0;
+  stdout.write('\nLooking for facts worth remembering (Ctrl+C skips)…\n');
+  const skip = new AbortController();
+  const onSigint = () => skip.abort();
+  process.on('SIGINT', onSigint);
   try {
-    const facts = await proposeMemories(model, session.history(), AbortSignal.timeout(20_000));
-    return new MemoryInbox(where.kodoHome, where.projectRoot).add(facts, session.id);
-  } catch {
-    return 0;
+    return await proposeToInbox(session, where, { signal: skip.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }

@@ -4,6 +4,9 @@
  * Anthropic: 401 authentication_error, 403 permission_error). An unrelated 400 is not an auth
  * failure (controls).
  */
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type AnthropicMock,
   type GeminiMock,
@@ -139,5 +142,57 @@ describe('bad credentials exit 41', () => {
     const env = { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: mock.url };
     expect((await kodo([], env)).code).toBe(1);
     expect((await kodo(['-o', 'json'], env)).code).toBe(144);
+  });
+});
+
+describe('Google sign-in and Vertex users with no key', () => {
+  const geminiSettings = (text: string) => {
+    mkdirSync(join(dirs.home, '.gemini'), { recursive: true });
+    writeFileSync(join(dirs.home, '.gemini', 'settings.json'), text);
+  };
+
+  /** Exit 41 in each format, one line naming the method, that kodo does not support it, and the way on. */
+  async function expectSignInExit(env: Record<string, string>, method: RegExp) {
+    await expectAuthExit(
+      (format) => kodo(['-o', format], env),
+      /is not supported by kodo, which needs an API key: set GEMINI_API_KEY .*or use another provider/,
+    );
+    const text = await kodo([], env);
+    expect(text.stderr).toMatch(method);
+    expect(text.stderr).not.toContain('No API key found');
+  }
+
+  it("names Gemini CLI's selectedType (sign-in with Google, Cloud Shell, Vertex AI) from its settings", async () => {
+    geminiSettings('{\n  // mine\n  "security": { "auth": { "selectedType": "oauth-personal" } }\n}\n');
+    await expectSignInExit(
+      {},
+      /Gemini CLI's sign-in with Google \(security\.auth\.selectedType "oauth-personal" in \S+settings\.json\)/,
+    );
+    geminiSettings('{"security":{"auth":{"selectedType":"cloud-shell"}}}');
+    await expectSignInExit({}, /Cloud Shell sign-in/);
+    geminiSettings('{"security":{"auth":{"selectedType":"vertex-ai"}}}');
+    await expectSignInExit({}, /Vertex AI/);
+  });
+
+  it('names the environment’s GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA and GOOGLE_CLOUD_PROJECT', async () => {
+    await expectSignInExit(
+      { GOOGLE_GENAI_USE_VERTEXAI: 'true' },
+      /Vertex AI \(GOOGLE_GENAI_USE_VERTEXAI=true\)/,
+    );
+    await expectSignInExit(
+      { GOOGLE_GENAI_USE_GCA: 'true' },
+      /sign-in with Google \(GOOGLE_GENAI_USE_GCA=true\)/,
+    );
+    await expectSignInExit(
+      { GOOGLE_CLOUD_PROJECT: 'my-proj' },
+      /a Google Cloud project .*\(GOOGLE_CLOUD_PROJECT\)/,
+    );
+  });
+
+  it('control: a key-based setup with no key still names the variable', async () => {
+    geminiSettings('{"security":{"auth":{"selectedType":"gemini-api-key"}}}');
+    const run = await kodo([], {});
+    expect(run.code).toBe(41);
+    expect(run.stderr).toContain('No API key found for provider "gemini". Set GEMINI_API_KEY');
   });
 });

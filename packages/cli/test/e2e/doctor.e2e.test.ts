@@ -43,7 +43,9 @@ describe('kodo doctor', () => {
     const out = run.stdout;
     expect(out).toContain(`honoured ${join(dirs.workspace, 'AGENTS.md')}: context file`);
     expect(out).toContain(`honoured ${join(dirs.workspace, 'CLAUDE.md')}: context file`);
-    expect(out).toContain(`ignored  ${join(dirs.workspace, '.mcp.json')}`);
+    expect(out).toContain(
+      `honoured ${join(dirs.workspace, '.mcp.json')}: Claude Code's project MCP servers (trusted folders`,
+    );
     expect(out).toContain(
       `honoured ${join(dirs.home, '.gemini', 'settings.json')}: Gemini CLI user settings`,
     );

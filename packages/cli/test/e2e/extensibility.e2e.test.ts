@@ -474,6 +474,16 @@ describe('Claude Code plugins as their users know them', () => {
     const second = await kodo(['-p', 'hi']);
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('dropped');
+    // kodo doctor still lists each, once (known from before and found again now).
+    const doctor = await kodo(['doctor']);
+    expect(doctor.stdout).toContain('What kodo cannot give plugins');
+    expect(doctor.stdout.match(/dropped: kodo has no tool like/g)).toHaveLength(2);
+    expect(doctor.stdout).toContain(
+      'Plugin "feature-dev" agent "feature-dev:code-explorer": tools entry "NotebookRead" dropped',
+    );
+    const json = JSON.parse((await kodo(['doctor', '--json'])).stdout) as { found: { notes: string[] } };
+    expect(json.found.notes).toHaveLength(2);
+    expect(json.found.notes.join('\n')).toContain('"KillShell" dropped');
   });
 });
 

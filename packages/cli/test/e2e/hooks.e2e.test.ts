@@ -176,7 +176,7 @@ describe('hooks through the built kodo', () => {
     ]);
   });
 
-  it('SessionStart context goes before the prompt; SessionEnd runs before kodo exits; json output keeps the final answer', async () => {
+  it('SessionStart context is context ahead of the prompt, as in the terminal UI and ACP; SessionEnd runs before kodo exits; json output keeps the final answer', async () => {
     writeFileSync(
       join(dirs.home, 'settings.json'),
       JSON.stringify({
@@ -211,8 +211,11 @@ describe('hooks through the built kodo', () => {
     const result = JSON.parse(run.stdout);
     expect(result.response).toBe('Final.');
     expect(result.warnings).toEqual(['Agent execution blocked: More.']);
-    const prompt = sentRequests()[0]!.contents[0]!.parts.at(-1)!.text;
-    expect(prompt).toBe('<hook_context>Team rule: &lt;be kind&gt;</hook_context>\n\nhi');
+    // The same first message as the terminal UI and ACP send (addContext, then the prompt): the
+    // hook's context is a part of its own, the prompt stays as typed.
+    const first = sentRequests()[0]!.contents[0]!.parts;
+    expect(first[0]!.text).toBe('<hook_context>Team rule: &lt;be kind&gt;</hook_context>');
+    expect(first.at(-1)!.text).toBe('hi');
     expect(hookInputs('end')).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'exit' }]);
   });
 

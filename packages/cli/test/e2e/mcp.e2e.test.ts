@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type GeminiMock,
@@ -172,6 +172,73 @@ describe('kodo with MCP servers', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(functionResponse(mock.requests[1]!).response.output).toContain('42');
+  });
+});
+
+describe("Claude Code's project .mcp.json", () => {
+  /** A stdio server that leaves a marker file when it starts, written as Claude Code writes it. */
+  function projectMcpJson(): string {
+    const marker = join(dirs.root, 'started');
+    const tiny = tinyServerEntry();
+    writeFileSync(
+      join(dirs.workspace, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          tiny: {
+            type: 'stdio',
+            command: 'sh',
+            args: ['-c', 'touch "$0" && exec "$1" "$2"', marker, tiny.command, ...tiny.args],
+            env: {},
+          },
+        },
+      }),
+    );
+    return marker;
+  }
+
+  it('starts its servers in a trusted folder: their tools are declared and run', async () => {
+    const marker = projectMcpJson();
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallReply('mcp_tiny_echo', { text: 'from .mcp.json' }) },
+        { chunks: geminiTextReply('Echoed.') },
+      ],
+    });
+    const run = await kodo(['-p', 'echo something', '--approval-mode', 'yolo']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(declarations(mock.requests[0]!).map((tool) => tool.name)).toContain('mcp_tiny_echo');
+    expect(functionResponse(mock.requests[1]!).response.output).toContain('echo: from .mcp.json');
+    // kodo mcp list shows it too.
+    const list = await kodo(['mcp', 'list']);
+    expect(list.stdout).toContain('tiny');
+  });
+
+  it('is not read in an untrusted folder: its server never starts', async () => {
+    const marker = projectMcpJson();
+    writeFileSync(
+      join(dirs.home, 'settings.json'),
+      JSON.stringify({ security: { folderTrust: { untrustedHeadless: 'restricted' } } }),
+    );
+    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('ok') }] });
+    const run = await runKodo(['-p', 'hi', '--approval-mode', 'yolo'], {
+      cwd: dirs.workspace,
+      env: { ...geminiMockEnv(dirs.home, mock.url), KODO_TRUST_WORKSPACE: 'false' },
+      timeoutMs: 30_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const names = declarations(mock.requests[0]!).map((tool) => tool.name);
+    expect(names.some((name) => name.startsWith('mcp_tiny_'))).toBe(false);
+  });
+
+  it("the project's own settings win on a server name", async () => {
+    const marker = projectMcpJson();
+    settings({ mcpServers: { tiny: { ...tinyServerEntry(), trust: true } } });
+    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('ok') }] });
+    expect((await kodo(['-p', 'hi'])).code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(declarations(mock.requests[0]!).map((tool) => tool.name)).toContain('mcp_tiny_echo');
   });
 });
 

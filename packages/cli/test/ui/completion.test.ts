@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Workspace } from '@kodo/core/engine';
+import { loadInputFiles, Workspace } from '@kodo/core/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinCommands, parseSlashCommand } from '../../src/ui/commands/registry';
-import { expandAtReferences, findAtReferences } from '../../src/ui/input/at-references';
 import { completionQuery, suggestionsFor } from '../../src/ui/input/completion';
-import { FileIndex } from '../../src/ui/input/file-index';
 import { fuzzyFilter } from '../../src/ui/input/fuzzy';
 import { bufferOf } from '../../src/ui/input/text-buffer';
+
+const { expandAtReferences, FileIndex, findAtReferences } = await loadInputFiles();
 
 let dir: string | undefined;
 afterEach(() => {

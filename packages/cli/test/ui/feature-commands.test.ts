@@ -141,6 +141,8 @@ describe('/memory inbox, accept, drop', () => {
       await memoryCommand.run(ctx);
       return items.map((item) => item.text).join('\n');
     };
+    // Bare /memory shows the inbox too when something waits.
+    expect(await run('')).toContain('Proposed memories (2)');
     const listed = await run('inbox');
     expect(listed).toContain('Proposed memories (2)');
     expect(listed).toContain('1. Use pnpm, not npm.');
@@ -153,5 +155,6 @@ describe('/memory inbox, accept, drop', () => {
     expect(readFileSync(memoryFile, 'utf8')).toContain('Use pnpm, not npm.');
     expect(readFileSync(memoryFile, 'utf8')).not.toContain('vault');
     expect(await run('inbox')).toBe('The memory inbox is empty.');
+    expect(await run('')).not.toContain('inbox');
   });
 });

@@ -176,7 +176,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
         askUser: questions.handler,
       },
       approvalMode: options.approvalMode ?? 'default',
-      // As createCliSession passes it (resolveConfig): the settings' lock-down.
+      // As createRuntime passes it (resolveConfig): the settings' lock-down.
       approvalLockdown: approvalLockdown(options.settings ?? {}),
       confirm: bridge.handler,
       includeEnvironmentContext: false,

@@ -6,7 +6,15 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { acceptsImages, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
+import {
+  acceptsImages,
+  buildGenerator,
+  loadInputFiles,
+  MAX_IMAGE_BYTES,
+  Session,
+  ToolRegistry,
+  Workspace,
+} from '@kodo/core/engine';
 import {
   anthropicTextReply,
   geminiTextReply,
@@ -16,9 +24,8 @@ import {
   startOpenAIMock,
 } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildGenerator } from '../../src/generator';
-import { expandAtReferences } from '../../src/ui/input/at-references';
-import { findPastedImagePaths, MAX_IMAGE_BYTES } from '../../src/ui/input/image-references';
+
+const { expandAtReferences, findPastedImagePaths } = await loadInputFiles();
 
 /** The PNG signature and a little more: providers are mocks, the bytes only have to match. */
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3, 4]);

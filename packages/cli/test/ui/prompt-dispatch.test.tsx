@@ -27,7 +27,13 @@ function Probe({ options, out }: { options: PromptDispatchOptions; out: { curren
 }
 
 /** The hook with a recording agent, session and command runner; no model, no App. */
-function harness(overrides: { paused?: boolean; commands?: readonly SlashCommand[] } = {}) {
+function harness(
+  overrides: {
+    paused?: boolean;
+    commands?: readonly SlashCommand[];
+    sources?: PromptDispatchOptions['sources'];
+  } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), 'kodo-dispatch-'));
   const log: string[] = [];
   const items: NewHistoryItem[] = [];
@@ -42,6 +48,10 @@ function harness(overrides: { paused?: boolean; commands?: readonly SlashCommand
       addContext: (parts) => context.push(...parts),
       steer: (line) => log.push(`steer ${line}`),
       takeSteering: () => [],
+      // biome-ignore lint/correctness/useYield: no tool runs in these tests
+      async *runUserToolCall(name) {
+        throw new Error(`no tool call expected (${name})`);
+      },
     },
     agent: {
       busy: false,
@@ -63,6 +73,7 @@ function harness(overrides: { paused?: boolean; commands?: readonly SlashCommand
       },
     },
     listFiles: async () => [],
+    ...(overrides.sources ? { sources: overrides.sources } : {}),
     addItem: (item) => items.push(item),
     runCommand: async (command, args) => {
       log.push(`command ${command.name} ${args}`);
@@ -166,5 +177,46 @@ describe('usePromptDispatch (what a submitted line does)', () => {
       ]),
     );
     await until(() => expect(ui.frame()).toContain('queued 0'));
+  });
+
+  it('resolves custom commands and MCP prompts through core’s pipeline, as ACP and headless do', async () => {
+    const ui = harness({
+      sources: {
+        commands: () => [
+          {
+            name: 'audit',
+            baseName: 'audit',
+            description: 'Audit a file',
+            format: 'toml',
+            template: 'Audit {{args}} carefully.',
+            path: '/commands/audit.toml',
+            scope: 'user',
+          },
+        ],
+        mcp: {
+          promptCommands: () => [
+            {
+              name: 'greet',
+              server: 'tiny',
+              description: 'Greet someone',
+              prompt: { name: 'greet', arguments: [{ name: 'name', required: true }] },
+            } as never,
+          ],
+          getPrompt: async (_server, _prompt, args) => [
+            { role: 'user', content: { type: 'text', text: `Say hello to ${args.name}.` } },
+          ],
+          resourceServers: () => [],
+          readResource: async () => [],
+        },
+      },
+    });
+    ui.dispatch().submit('/greet Ada', 'prompt');
+    ui.dispatch().submit('/audit src/app.ts', 'prompt');
+    await until(() => expect(ui.sent).toHaveLength(2));
+    expect(ui.sent[0]).toBe('Say hello to Ada.');
+    expect(ui.sent[1]).toEqual([{ text: 'Audit src/app.ts carefully.' }]);
+    // The history shows what the person typed.
+    expect(ui.items).toContainEqual({ kind: 'user', text: '/greet Ada' });
+    expect(ui.items).toContainEqual({ kind: 'user', text: '/audit src/app.ts' });
   });
 });

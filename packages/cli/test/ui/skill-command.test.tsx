@@ -1,9 +1,14 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Extensibility, loadExtensionsModule, type SkillDefinition } from '@kodo/core/engine';
+import {
+  type Extensibility,
+  loadExtensionsModule,
+  type SkillDefinition,
+  skillActivationParts,
+} from '@kodo/core/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { extensionSlashCommands, skillActivationParts } from '../../src/ui/commands/extension-commands';
+import { extensionSlashCommands } from '../../src/ui/commands/extension-commands';
 import { builtinCommands } from '../../src/ui/commands/registry';
 import { finish, KEYS, renderApp, text } from './helpers';
 

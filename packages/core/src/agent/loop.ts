@@ -90,7 +90,11 @@ export interface AgentLoopDeps {
   /** Makes the conversation durable at a boundary; nothing is recorded when absent. */
   record?: (boundary: LoopBoundary) => void;
   /** Lines the person sent while the model worked, taken at each step boundary (see steering.ts). */
-  steering?: { take(): string[] };
+  steering?: {
+    take(): string[];
+    /** Gives back lines taken that no model turn answered (the request failed or never went). */
+    restore(lines: string[]): void;
+  };
 }
 
 export interface PromptInput {
@@ -124,7 +128,13 @@ export async function* runAgentLoop(
   input: PromptInput,
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, LoopResult> {
-  const progress: PromptProgress = { unsent: [], unanswered: 0, answered: false, promptKept: true };
+  const progress: PromptProgress = {
+    unsent: [],
+    unanswered: 0,
+    answered: false,
+    promptKept: true,
+    steered: [],
+  };
   let outcome: LoopOutcome;
   try {
     outcome = yield* promptCycle(deps, input, signal, progress);
@@ -143,10 +153,16 @@ interface PromptProgress {
   /** Some model turn answered this prompt. */
   answered: boolean;
   promptKept: boolean;
+  /** Steering lines taken at the last step boundary that no model turn has answered yet. */
+  steered: string[];
 }
 
 /** The one place where every exit leaves a valid history and a record of it. */
 function settleHistory(deps: AgentLoopDeps, progress: PromptProgress): void {
+  // A steered line the model never read (its request failed, or the loop stopped before sending
+  // it) is withdrawn or dropped below with the other text: it goes back to the inbox, so the
+  // front end sends it next instead of losing it.
+  if (progress.steered.length > 0) deps.steering?.restore(progress.steered);
   const responses = progress.unsent.filter((part) => part.functionResponse);
   if (responses.length > 0) deps.chat.addUserContent(responses);
   if (progress.unanswered > 0) {
@@ -225,6 +241,7 @@ async function* promptCycle(
     }
     progress.unanswered = 0;
     progress.answered = true;
+    progress.steered = [];
     deps.promptHooks?.recordTurn(turn.text);
 
     if (turn.calls.length === 0) {
@@ -256,6 +273,7 @@ async function* promptCycle(
     for (const line of deps.steering?.take() ?? []) {
       yield { type: 'steering', text: line };
       progress.unsent.push({ text: line });
+      progress.steered.push(line);
     }
   }
 }

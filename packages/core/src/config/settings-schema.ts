@@ -252,6 +252,7 @@ export const settingsSchema = group({
       topK: positiveWhole(),
       effort: effortSchema,
       wireApi: z.enum(['responses', 'chat']),
+      headers: z.record(z.string(), z.string()),
       modelOverrides: z.record(z.string(), modelOverrideSchema),
     }),
   ),
@@ -266,6 +267,7 @@ export const settingsSchema = group({
     maxTime: z.union([z.number().positive(), z.string()]),
   }),
   skills: group({ disabled: strings() }),
+  memory: group({ inbox: z.boolean() }),
   agents: group({
     maxTurns: positiveWhole(),
     maxTimeMinutes: z.number().positive(),

@@ -41,6 +41,11 @@ export interface Settings {
   /** Hard limits for a session (the `--max-*` flags win); see session/budgets.ts. */
   budgets?: BudgetSettings;
   skills?: { /** Skill names that are not loaded (a union across scopes). */ disabled?: string[] };
+  /**
+   * `inbox`: auto-memory, the end-of-session proposal of durable facts to the inbox (`/memory
+   * inbox`). Unset: on in interactive sessions, off headless; true or false: so for both.
+   */
+  memory?: { inbox?: boolean };
   agents?: AgentsSettings;
   /** Policy files or directories for the user tier (like `--policy`). */
   policyPaths?: string[];
@@ -250,6 +255,11 @@ export interface ProviderProfileSettings {
   effort?: SettingsEffort;
   /** `type: "openai"` only: `responses` or `chat`; unset = by the server and model (docs/providers.md). */
   wireApi?: string;
+  /**
+   * Extra HTTP headers on every request to this provider (a gateway's routing or tenant header).
+   * The values are secrets to kodo: sent, never logged or recorded.
+   */
+  headers?: Record<string, string>;
   /**
    * Per model id: windows, output limits, prices and capabilities that win over kodo's catalogue
    * (models.dev), or describe a model it does not list (`kodo models` shows them).

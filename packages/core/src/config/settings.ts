@@ -76,6 +76,16 @@ export function loadSettings(options: {
   const problems: string[] = [...(options.user?.problems ?? [])];
   const fatal: string[] = [];
   for (const [scope, candidates] of scopes) {
+    if (scope === 'project') {
+      // Claude Code's project MCP file, below the project's own settings (which win on a name).
+      const path = join(options.cwd, PROJECT_MCP_FILE);
+      const servers = projectMcpServers(path, env, problems);
+      if (servers) {
+        merged = deepMerge(merged, servers as Record<string, unknown>);
+        sources.push(path);
+        read.push({ scope, path, settings: servers });
+      }
+    }
     for (const path of candidates) {
       const raw = readJsonFile(path);
       if (raw === undefined) continue;
@@ -96,6 +106,35 @@ export function loadSettings(options: {
     );
   }
   return { merged: merged as Settings, sources, scopes: read, problems };
+}
+
+/** Claude Code's project MCP servers (`{"mcpServers": {…}}`), read in trusted folders only. */
+export const PROJECT_MCP_FILE = '.mcp.json';
+
+/**
+ * The servers of a project's `.mcp.json` as settings. Its entries are Claude Code's (`type`
+ * stdio, http or sse; `command`, `args`, `env`, `url`, `headers`), which kodo's `mcpServers`
+ * entries read as they are; `${VAR}` is expanded where the server is started. Wrong values are
+ * left out and listed like a settings file's; a file that does not parse is one problem, not a
+ * stop: it is another tool's file.
+ */
+function projectMcpServers(path: string, env: NodeJS.ProcessEnv, problems: string[]): Settings | undefined {
+  let raw: Record<string, unknown> | undefined;
+  try {
+    raw = readJsonFile(path);
+  } catch (error) {
+    problems.push(`${(error as Error).message} (its MCP servers are not started)`);
+    return undefined;
+  }
+  if (raw === undefined) return undefined;
+  const shown = displayPath(path, env);
+  if (!isRecord(raw.mcpServers)) {
+    problems.push(`${shown}: mcpServers must be an object (its MCP servers are not started)`);
+    return undefined;
+  }
+  const checked = checkSettings({ mcpServers: raw.mcpServers });
+  for (const problem of checked.problems) problems.push(`${shown}: ${problem.path} ${problem.message}`);
+  return checked.settings.mcpServers ? { mcpServers: checked.settings.mcpServers } : undefined;
 }
 
 /** `~/…` for files under the home directory, as people write them. */

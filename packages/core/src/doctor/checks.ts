@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONTEXT_FILE_NAMES } from '../context/memory-files';
+import { readCompatNotes } from '../extensions/compat-notes';
 import { proxySettings } from '../net/proxy-env';
 import { loadExtensionsModule, loadPart } from '../on-demand';
 import { probeBwrap } from '../safety/sandbox/bwrap';
@@ -15,7 +16,15 @@ import { isSecretEnvName } from '../utils/env';
 export interface DoctorReport {
   node: string;
   files: FileFinding[];
-  found: { extensions: string[]; commands: string[]; skills: string[]; agents: string[]; warnings: string[] };
+  found: {
+    extensions: string[];
+    commands: string[];
+    skills: string[];
+    agents: string[];
+    warnings: string[];
+    /** What kodo cannot give a plugin (an agent's tool it has no counterpart for), each once. */
+    notes: string[];
+  };
   checks: { name: string; ok: boolean; detail: string }[];
   proxy: { https?: string; http?: string; noProxy?: string; extraCaCerts?: string };
   apiKeys: string[];
@@ -77,8 +86,8 @@ export async function runDoctorChecks(place: { cwd: string; env: NodeJS.ProcessE
   );
   note(
     join(cwd, '.mcp.json'),
-    'ignored',
-    "Claude Code's project MCP servers: not read yet (add them with kodo mcp add)",
+    'honoured',
+    "Claude Code's project MCP servers (trusted folders; the project's settings win on a name)",
   );
   note(join(home, '.claude.json'), 'ignored', 'Claude Code user state and MCP servers: not read');
   note(join(home, '.codex', 'config.toml'), 'ignored', 'Codex settings: not read');
@@ -97,6 +106,9 @@ export async function runDoctorChecks(place: { cwd: string; env: NodeJS.ProcessE
       .filter((agent) => agent.source.scope !== 'builtin')
       .map((agent) => agent.name),
     warnings: extensibility.warnings,
+    // Those reported once before (at install, or the run that first found the plugin) and those
+    // of plugins found now: the same line from both is one note.
+    notes: [...new Set([...readCompatNotes(env).map((note) => note.text), ...extensibility.notes])],
   };
 
   const checks = await Promise.all([shellParserCheck(), ripgrepCheck(env), ptyCheck(), sandboxCheck()]);

@@ -9,7 +9,7 @@ import { parseJsonc } from '../utils/jsonc';
  * What the trust fingerprint covers: every file of a project whose change alters what kodo runs
  * there once the folder is trusted.
  *
- * - the settings (`.kodo/settings.json`, `.gemini/settings.json`), the policy files and folders
+ * - the settings (`.kodo/settings.json`, `.gemini/settings.json`, `.mcp.json`), the policy files and folders
  *   they name, and every script inside the project that their commands name: hook commands, MCP
  *   servers (command, arguments, working folder, environment), tool discovery and call commands,
  *   any `command` (a script: a file with a code extension, or an executable one without an
@@ -42,7 +42,8 @@ export type Coverage = { ok: true; entries: CoveredEntry[] } | { ok: false; reas
 const LOADED_TREES: readonly string[] = ['.kodo', '.gemini', '.claude', '.agents'].flatMap((home) =>
   ['policies', 'hooks', 'commands', 'skills', 'agents', 'extensions'].map((kind) => `${home}/${kind}`),
 );
-const SETTINGS_FILES: readonly string[] = ['.kodo/settings.json', '.gemini/settings.json'];
+// `.mcp.json` is Claude Code's project MCP file: its `mcpServers` name commands like settings do.
+const SETTINGS_FILES: readonly string[] = ['.kodo/settings.json', '.gemini/settings.json', '.mcp.json'];
 const ENV_FILES: readonly string[] = ['.kodo/.env', '.gemini/.env', '.env'];
 /** Settings whose strings are commands, or name scripts that run. */
 const COMMAND_SUBTREES: readonly string[] = ['hooks', 'mcpServers'];

@@ -3,6 +3,7 @@
  * loop takes them at the next step boundary — after the running tools' results, before the next
  * model request — so the model reads them with those results. A turn that ends without another
  * request leaves them here; the front end takes them back and sends them as the next prompt.
+ * So does a request that carried them and failed: they are given back (`restore`), not lost.
  */
 export class SteeringInbox {
   private lines: string[] = [];
@@ -18,6 +19,11 @@ export class SteeringInbox {
     const taken = this.lines;
     this.lines = [];
     return taken;
+  }
+
+  /** Puts lines taken but never read by the model back in front of any newer ones. */
+  restore(lines: readonly string[]): void {
+    this.lines = [...lines, ...this.lines];
   }
 
   get size(): number {

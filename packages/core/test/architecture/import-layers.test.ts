@@ -105,6 +105,15 @@ describe('the layers of packages/core/src (docs/architecture.md)', () => {
     expect([...(graph.get('utils')?.values() ?? [])]).toEqual([]);
   });
 
+  it('keeps the runtime and the sdk on top: only the sdk imports the runtime, nothing imports the sdk', () => {
+    const importers = (folder: string, allowed: string[]) =>
+      [...graph]
+        .filter(([from, edges]) => edges.has(folder) && !allowed.includes(from))
+        .map(([, edges]) => edges.get(folder));
+    expect(importers('runtime', ['sdk'])).toEqual([]);
+    expect(importers('sdk', [])).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the check itself works)', () => {
     const looped = new Map([
       ['a', new Map([['b', 'a/x.ts imports ../b/y']])],

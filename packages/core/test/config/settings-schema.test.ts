@@ -146,6 +146,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
       toolChoice: 'required',
       effort: 'low',
       wireApi: 'chat',
+      headers: { 'X-Tenant': 't' },
       contextWindow: 8192,
       temperature: 0.2,
       topP: 0.9,
@@ -207,6 +208,7 @@ const FULL_SETTINGS: DeepRequired<Settings> = {
   mcp: { allowed: ['files'], excluded: ['other'] },
   budgets: { maxBudgetUsd: 5, maxTokens: 100000, maxToolCalls: 50, maxTime: '15m' },
   skills: { disabled: ['pdf'] },
+  memory: { inbox: false },
   agents: {
     maxTurns: 20,
     maxTimeMinutes: 10,

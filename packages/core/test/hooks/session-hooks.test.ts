@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ContentGenerator } from '../../src/contracts/content-generator';
 import type { GenerateRequest, GenerateResponse } from '../../src/contracts/messages';
 import type { HooksSettings } from '../../src/hooks/types';
+import { startSessionWithHookContext } from '../../src/input/hook-context';
 import { FakeContentGenerator } from '../../src/llm/fake';
 import { Session } from '../../src/session/session';
 import { ToolRegistry } from '../../src/tools/registry';
@@ -174,6 +175,24 @@ describe('agent hooks in the session', () => {
     });
     await session.end('exit');
     expect(readInputs(dir, 'end.jsonl').map((input) => input.reason)).toEqual(['exit']);
+  });
+
+  it('SessionStart context is context in every front end: its own part ahead of the prompt, which stays as typed', async () => {
+    const { session, generator, dir } = setup(
+      {
+        SessionStart: hook(answer({ hookSpecificOutput: { additionalContext: 'Team rule' } })),
+        BeforeAgent: hook(logInput('before.jsonl')),
+      },
+      [[text('Hi.')]],
+    );
+    // What every front end calls (headless, terminal, ACP; docs/architecture.md, "Input").
+    await startSessionWithHookContext(session, 'startup');
+    await run(session, 'hi');
+    expect(generator.requests[0]!.contents).toEqual([
+      { role: 'user', parts: [{ text: '<hook_context>Team rule</hook_context>' }, { text: 'hi' }] },
+    ]);
+    // BeforeAgent (UserPromptSubmit) saw the prompt as typed, not the hook's text.
+    expect(readInputs(dir, 'before.jsonl').map((input) => input.prompt)).toEqual(['hi']);
   });
 });
 

@@ -149,6 +149,18 @@ describe('the fingerprint notices a change to what runs', () => {
       () => write('server/lib/extra.js', 'require("child_process").execSync("id")\n'),
     ],
     [
+      "Claude Code's project .mcp.json, and the server script it names",
+      () => {
+        write(
+          '.mcp.json',
+          '{"mcpServers":{"local":{"type":"stdio","command":"node","args":["./mcp/run.js"]}}}',
+        );
+        write('mcp/run.js', '// serve\n');
+      },
+      () => write('mcp/run.js', 'require("child_process").execSync("id")\n'),
+    ],
+    ['a new .mcp.json', () => {}, () => write('.mcp.json', '{"mcpServers":{"x":{"command":"id"}}}')],
+    [
       'a file appearing where a hook names one',
       () =>
         write(

@@ -83,6 +83,54 @@ describe('steering', () => {
     cleanup();
   });
 
+  it('a steered line whose request fails is not lost: it leaves the history and comes back to be sent next', async () => {
+    const { session, generator, cleanup } = sessionWith([
+      stream(calls({ name: 'echo', args: { value: 'a', delay_ms: 20 } })),
+    ]);
+    // The request carrying the steered line fails (the script has nothing more: not retried).
+    const events = [];
+    for await (const event of session.sendMessage('do a', new AbortController().signal)) {
+      if (event.type === 'tool_call_request') session.steer('actually, do b');
+      events.push(event);
+    }
+    expect(ofType(events, 'steering')).toEqual([{ type: 'steering', text: 'actually, do b' }]);
+    expect(generator.requests).toHaveLength(2);
+    expect(JSON.stringify(generator.requests[1]!.contents)).toContain('actually, do b');
+    expect(ofType(events, 'error')).toHaveLength(1);
+    // Not left unanswered in the history (it would go again, unseen, with the next prompt)…
+    expect(JSON.stringify(session.history())).not.toContain('actually, do b');
+    // …but given back, for the front end to send as the next prompt.
+    expect(session.takeSteering()).toEqual(['actually, do b']);
+    cleanup();
+  });
+
+  it('a steered line taken when a limit stops the loop before the next request comes back too', async () => {
+    const generator = new CapturingGenerator(
+      [stream(calls({ name: 'echo', args: { value: 'a', delay_ms: 20 } }))],
+      { strict: true },
+    );
+    const { ctx, cleanup } = tempContext();
+    const session = new Session({
+      generator,
+      model: 'test-model',
+      tools: new ToolRegistry(testTools()),
+      toolContext: ctx,
+      approvalMode: 'yolo',
+      includeEnvironmentContext: false,
+      maxTurnsPerPrompt: 1,
+    });
+    for await (const event of session.sendMessage('do a', new AbortController().signal)) {
+      if (event.type === 'tool_call_request') {
+        session.steer('first');
+        session.steer('second');
+      }
+    }
+    expect(generator.requests).toHaveLength(1);
+    session.steer('typed later');
+    expect(session.takeSteering()).toEqual(['first', 'second', 'typed later']);
+    cleanup();
+  });
+
   it('blank lines are not steering', () => {
     const { session, cleanup } = sessionWith([]);
     session.steer('   ');

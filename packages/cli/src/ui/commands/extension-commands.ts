@@ -1,15 +1,17 @@
 import {
+  activateSkill,
   type CustomCommand,
+  commandTemplateServices,
   type Extensibility,
+  type InputSources,
   loadExtensionsModule,
-  type Part,
   qualifiedCommandName,
-  type Session,
   type SkillDefinition,
+  skillActivationParts,
+  skillCommandName,
 } from '@kodo/core/engine';
 import { setSkillDisabled } from '../../commands/settings-edit';
 import { heldBackLine } from '../../trust-gate';
-import { userToolServices } from '../../user-tool-calls';
 import type { CommandContext, SlashCommand } from './types';
 
 /**
@@ -50,7 +52,26 @@ interface CommandList {
 }
 
 const BROUGHT = Symbol('brought');
-type Brought = SlashCommand & { [BROUGHT]: true };
+/** The command file or skill a registry entry stands for. */
+type BroughtSource = { command: CustomCommand } | { skill: SkillDefinition };
+type Brought = SlashCommand & { [BROUGHT]: BroughtSource };
+
+/**
+ * Whether a registry entry is a custom command or skill: listed for completion and /help, but
+ * resolved and expanded by core's input pipeline like everywhere else.
+ */
+export function isBroughtCommand(command: SlashCommand): boolean {
+  return (command as Partial<Brought>)[BROUGHT] !== undefined;
+}
+
+/** The custom commands and skills the registry holds now, for core's input pipeline. */
+export function broughtSources(commands: readonly SlashCommand[]): Pick<InputSources, 'commands' | 'skills'> {
+  const sources = () => commands.flatMap((entry) => (entry as Partial<Brought>)[BROUGHT] ?? []);
+  return {
+    commands: () => sources().flatMap((source) => ('command' in source ? [source.command] : [])),
+    skills: () => sources().flatMap((source) => ('skill' in source ? [source.skill] : [])),
+  };
+}
 
 function brought(handle: ExtensibilityHandle, reserved: ReadonlySet<string>): Brought[] {
   const loaded = handle.loaded;
@@ -77,7 +98,7 @@ function customCommand(command: CustomCommand): Brought {
   const qualified = qualifiedCommandName(command)?.toLowerCase();
   const name = command.name.toLowerCase();
   return {
-    [BROUGHT]: true,
+    [BROUGHT]: { command },
     name,
     ...(qualified && qualified !== name ? { aliases: [qualified] } : {}),
     description: command.argumentHint
@@ -85,7 +106,7 @@ function customCommand(command: CustomCommand): Brought {
       : command.description,
     async run(context) {
       const module = await loadExtensionsModule();
-      const services = userToolServices(context.session, {
+      const services = commandTemplateServices(context.session, {
         onEvent: () => undefined,
         commandName: command.name,
       });
@@ -112,14 +133,13 @@ function customCommand(command: CustomCommand): Brought {
  * after it, so the model has the instructions whichever way the skill was started.
  */
 function skillCommand(skill: SkillDefinition): Brought {
-  const base = skill.name.replace(/\s+/g, '-').toLowerCase();
-  const name = skill.extensionName ? `${skill.extensionName.toLowerCase()}:${base}` : base;
+  const name = skillCommandName(skill);
   return {
-    [BROUGHT]: true,
+    [BROUGHT]: { skill },
     name,
     description: skill.description,
     async run(context) {
-      const activated = await activate(context.session, skill.name);
+      const activated = await activateSkill(context.session, skill.name, new AbortController().signal);
       if (!activated.ok) {
         context.addItem({ kind: 'info', tone: 'error', text: activated.message });
         return;
@@ -130,31 +150,6 @@ function skillCommand(skill: SkillDefinition): Brought {
       );
     },
   };
-}
-
-/** What `/<skill> args` sends: the activation (instructions and resources), then the request. */
-export function skillActivationParts(name: string, activation: string, args: string): Part[] {
-  return [
-    { text: activation },
-    { text: args !== '' ? args : `Follow the instructions of the skill "${name}" above.` },
-  ];
-}
-
-async function activate(
-  session: Session,
-  name: string,
-): Promise<{ ok: true; instructions: string } | { ok: false; message: string }> {
-  const stream = session.runUserToolCall('activate_skill', { name }, new AbortController().signal);
-  let next = await stream.next();
-  while (!next.done) next = await stream.next();
-  const response = next.value.response;
-  if (response.status !== 'success')
-    return {
-      ok: false,
-      message: `Skill ${name} was not activated: ${response.error?.message ?? response.resultDisplay}`,
-    };
-  const output = response.responseParts[0]?.functionResponse?.response?.output;
-  return { ok: true, instructions: typeof output === 'string' ? output : response.resultDisplay };
 }
 
 function commandsCommand(handle: ExtensibilityHandle, commands: CommandList): SlashCommand {

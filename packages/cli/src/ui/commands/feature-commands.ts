@@ -41,7 +41,8 @@ export const compressCommand: SlashCommand = {
 
 export const memoryCommand: SlashCommand = {
   name: 'memory',
-  description: 'Show, list, add to or reload the context files (KODO.md, AGENTS.md, GEMINI.md)',
+  description:
+    'Show, list, add to or reload the context files (KODO.md, AGENTS.md, GEMINI.md); the inbox of proposed memories',
   subcommands: [
     { name: 'show', description: 'Show the loaded context' },
     { name: 'list', description: 'List the context files in use' },
@@ -58,6 +59,12 @@ export const memoryCommand: SlashCommand = {
     const [sub = 'show', ...rest] = context.args.split(/\s+/).filter(Boolean);
     if (sub === 'inbox' || sub === 'accept' || sub === 'drop') {
       await memoryInbox(context, sub, rest[0]);
+      return;
+    }
+    // Bare `/memory` also shows what auto-memory proposed, when something waits.
+    if (context.args.trim() === '' && new MemoryInbox(kodoHome(context.env), context.cwd).list().length > 0) {
+      if (memory) addItem({ kind: 'info', tone: 'info', text: memory.show() || 'No context files found.' });
+      await memoryInbox(context, 'inbox');
       return;
     }
     if (!memory) {

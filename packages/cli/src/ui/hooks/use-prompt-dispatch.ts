@@ -1,19 +1,21 @@
-import { acceptsImages, type Part, routeAgentMention, type Workspace } from '@kodo/core/engine';
+import {
+  type InputSession,
+  type InputSources,
+  type Part,
+  resolveInput,
+  shellCommandNote,
+} from '@kodo/core/engine';
 import { useCallback, useRef, useState } from 'react';
+import { broughtSources, isBroughtCommand } from '../commands/extension-commands';
 import { parseSlashCommand } from '../commands/registry';
 import type { SlashCommand } from '../commands/types';
 import type { SubmitMode } from '../components/input-prompt';
-import { expandAtReferences } from '../input/at-references';
-import { shellCommandNote } from '../shell-note';
 import type { NewHistoryItem } from '../types';
 import type { AgentState } from './use-agent';
 import { type PromptQueue, type QueuedPrompt, usePromptQueue } from './use-prompt-queue';
 
 /** What dispatching a line needs of the session (the UI's `Session` is one). */
-export interface DispatchSession {
-  readonly model: string;
-  readonly toolContext: { readonly workspace: Workspace };
-  readonly agents: { list(): readonly { name: string }[] };
+export interface DispatchSession extends InputSession {
   addContext(parts: Part[]): void;
   /** Steering: the line joins the running prompt at its next step boundary. */
   steer(text: string): void;
@@ -28,6 +30,12 @@ export interface PromptDispatchOptions {
   /** Earlier lines (oldest first) and how to remember a new one. */
   inputHistory: { load(): string[]; add(entry: string): string[] };
   listFiles(): Promise<string[]>;
+  /**
+   * MCP prompts and resources for core's input pipeline (custom commands and skills come from the
+   * registry's entries for them, which are for completion and /help: the pipeline resolves and
+   * expands them).
+   */
+  sources?: Omit<InputSources, 'listFiles'>;
   addItem(item: NewHistoryItem): void;
   /** Runs a slash command in the App's command context; resolves when it is over. */
   runCommand(command: SlashCommand, args: string): Promise<void>;
@@ -56,12 +64,13 @@ export interface PromptDispatch {
 }
 
 /**
- * What a submitted line does, whether typed at an idle prompt or queued behind a running turn: a
- * slash command runs (an unknown one says so); a shell line (`!command`, or typed in shell mode)
- * runs as the person's own tool call and its output joins the next prompt's context; anything
- * else is a prompt, its `@file` references attached and an `@agent` mention routed to that
- * agent. Lines are remembered in the input history as typed, and wait in the type-ahead queue
- * while something runs, except commands that may run alongside a turn.
+ * What a submitted line does, whether typed at an idle prompt or queued behind a running turn, is
+ * core's input pipeline's answer (the same in every front end): a built-in command runs (an
+ * unknown one says so); a shell line (`!command`, or typed in shell mode) runs as the person's
+ * own tool call and its output joins the next prompt's context; a custom command, skill or MCP
+ * prompt becomes its prompt; anything else is a prompt, its `@file` references attached and an
+ * `@agent` mention routed to that agent. Lines are remembered in the input history as typed, and
+ * wait in the type-ahead queue while something runs, except commands that may run alongside a turn.
  */
 export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatch {
   const { session, agent, commands, addItem, runCommand, onPromptStart, listFiles } = options;
@@ -74,30 +83,49 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
   /** Set once the queue exists: lines the turn did not take become the next prompt. */
   const sendNext = useRef<(text: string) => void>(() => {});
 
-  const runPrompt = useCallback(
+  const { sources } = options;
+
+  /** A line that is neither the registry's own command nor a shell line: core's pipeline says what it is. */
+  const runLine = useCallback(
     async (text: string) => {
-      onPromptStart();
-      addItem({ kind: 'user', text });
-      const expanded = await expandAtReferences(text, {
-        workspace: session.toolContext.workspace,
-        listFiles,
-        images: { model: session.model, accepted: acceptsImages(session.model) },
-      });
-      for (const skipped of expanded.skipped)
-        addItem({ kind: 'info', tone: 'warning', text: `Not attached: ${skipped}` });
-      if (expanded.attached.length > 0) {
-        addItem({ kind: 'info', tone: 'info', text: `Attached ${expanded.attached.join(', ')}` });
-      }
-      const routed = routeAgentMention(
-        expanded.text,
-        session.agents.list().map((entry) => entry.name),
+      // The registry's own commands (built-ins, /commands, /skills) were dispatched already.
+      const ownCommands = commands
+        .filter((command) => !isBroughtCommand(command))
+        .flatMap((command) => [command.name, ...(command.aliases ?? [])]);
+      const resolved = await resolveInput(
+        { text },
+        {
+          frontEnd: 'terminal',
+          session,
+          // The registry's custom commands and skills (reloads update it in place), then the MCP side.
+          sources: { ...broughtSources(commands), ...sources, listFiles },
+          signal: new AbortController().signal,
+          extraCommands: ownCommands,
+        },
       );
-      if (routed.agent) addItem({ kind: 'info', tone: 'info', text: `Asking the ${routed.agent} agent.` });
+      if (resolved.kind === 'error') {
+        addItem({
+          kind: 'info',
+          tone: 'error',
+          text: resolved.unknownCommand
+            ? `Unknown command: /${resolved.unknownCommand}. Type /help for the list.`
+            : resolved.message,
+        });
+        return;
+      }
+      if (resolved.kind !== 'prompt') return;
+      onPromptStart();
+      addItem({ kind: 'user', text: resolved.display });
+      for (const skipped of resolved.skipped)
+        addItem({ kind: 'info', tone: 'warning', text: `Not attached: ${skipped}` });
+      if (resolved.attached.length > 0) {
+        addItem({ kind: 'info', tone: 'info', text: `Attached ${resolved.attached.join(', ')}` });
+      }
+      if (resolved.agent)
+        addItem({ kind: 'info', tone: 'info', text: `Asking the ${resolved.agent} agent.` });
       promptRunning.current = true;
       try {
-        await agent.send(
-          expanded.images.length > 0 ? [{ text: routed.prompt }, ...expanded.images] : routed.prompt,
-        );
+        await agent.send(resolved.prompt);
       } finally {
         promptRunning.current = false;
         // The turn ended before another step: what steered it goes out next, ahead of the queue.
@@ -107,7 +135,7 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
         if (left.length > 0) sendNext.current(left.join('\n'));
       }
     },
-    [addItem, agent, session, listFiles, onPromptStart, publishSteering],
+    [addItem, agent, session, listFiles, onPromptStart, publishSteering, sources, commands],
   );
 
   const runShell = useCallback(
@@ -124,20 +152,13 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
   const dispatch = useCallback(
     async ({ text, mode }: QueuedPrompt): Promise<void> => {
       const slash = mode === 'prompt' ? parseSlashCommand(text, commands) : undefined;
-      if (slash && 'unknown' in slash) {
-        addItem({
-          kind: 'info',
-          tone: 'error',
-          text: `Unknown command: /${slash.unknown}. Type /help for the list.`,
-        });
-        return;
-      }
-      if (slash) await runCommand(slash.command, slash.args);
+      if (slash && 'command' in slash && !isBroughtCommand(slash.command))
+        await runCommand(slash.command, slash.args);
       else if (mode === 'shell') await runShell(text);
       else if (text.startsWith('!') && text.length > 1) await runShell(text.slice(1));
-      else await runPrompt(text);
+      else await runLine(text);
     },
-    [commands, addItem, runCommand, runShell, runPrompt],
+    [commands, runCommand, runShell, runLine],
   );
 
   const queue = usePromptQueue({ dispatch, busy: agent.busy, paused: options.paused });

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { sanitizeEnv } from '@kodo/core/engine';
-import { MAX_IMAGE_BYTES } from './image-references';
+import { MAX_IMAGE_BYTES, sanitizeEnv } from '@kodo/core/engine';
 
 /**
  * Ctrl+V with an image on the clipboard: the terminal sends nothing for an image, so kodo asks

@@ -19,7 +19,9 @@ import type { GenerationConfig } from '../../contracts/messages';
 import { loadProvider } from '../../on-demand';
 import { type Effort, isEffort } from '../effort';
 import { modelInfo } from '../models';
+import { checkedHeaders, parseHeaderLines } from './custom-headers';
 import { OPENAI_WIRE_APIS, type OpenAIWireApi } from './openai-wire';
+import { ProviderConfigError } from './provider-config-error';
 import type { TransportTimeouts } from './transport-limits';
 
 export type ProviderType = 'gemini' | 'openai' | 'anthropic';
@@ -42,6 +44,8 @@ interface BuiltinProvider {
   /** OpenAI pointed at another server (`OPENAI_BASE_URL`) may need no key. */
   keyOptionalWithCustomUrl?: boolean;
   toolChoice?: ToolChoice;
+  /** Variable holding extra headers, one `Name: value` a line (custom-headers.ts). */
+  headersEnv?: string;
 }
 
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
@@ -63,6 +67,8 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
     apiKeyEnv: ['ANTHROPIC_API_KEY'],
     baseUrlEnv: 'ANTHROPIC_BASE_URL',
     defaultModel: 'claude-sonnet-4-5',
+    // Claude Code's variable: a gateway's headers come along for those who switch.
+    headersEnv: 'ANTHROPIC_CUSTOM_HEADERS',
   },
   ollama: {
     type: 'openai',
@@ -120,6 +126,8 @@ export interface ProviderConnection {
   effort?: Effort;
   /** `providers.<name>.wireApi` (OpenAI type only): Responses or Chat Completions for every model. */
   wireApi?: OpenAIWireApi;
+  /** Extra headers on every model request (custom-headers.ts); values are secrets, never logged. */
+  headers?: Record<string, string>;
 }
 
 export interface ResolvedModel {
@@ -130,10 +138,7 @@ export interface ResolvedModel {
   spec: string;
 }
 
-/** A settings profile that cannot be used (exit code 52 in the CLI). */
-export class ProviderConfigError extends Error {
-  override readonly name = 'ProviderConfigError';
-}
+export { ProviderConfigError };
 
 /** A spec whose `provider:` prefix names no built-in provider or settings profile (exit 42). */
 export class UnknownProviderError extends Error {
@@ -167,6 +172,8 @@ interface Profile extends BuiltinProvider {
   keyOptional?: boolean;
   effort?: Effort;
   wireApi?: OpenAIWireApi;
+  /** `providers.<name>.headers`, checked. */
+  headers?: Record<string, string>;
   /** The base URL came from `providers.<name>.baseUrl` in settings. */
   baseUrlFromSettings?: boolean;
 }
@@ -264,7 +271,18 @@ export class ProviderResolver {
       ...discoveryOf(profile, baseUrl),
       ...effortOf(this.effortOverride ?? profile.effort ?? this.effort),
       ...(profile.wireApi ? { wireApi: profile.wireApi } : {}),
+      ...this.headersOf(profile),
     };
+  }
+
+  /** The variable's headers, then the settings' (which win on a name both set). */
+  private headersOf(profile: Profile): { headers?: Record<string, string> } {
+    const fromEnv = profile.headersEnv ? this.env[profile.headersEnv] : undefined;
+    const headers = {
+      ...(fromEnv && profile.headersEnv ? parseHeaderLines(fromEnv, profile.headersEnv) : {}),
+      ...profile.headers,
+    };
+    return Object.keys(headers).length > 0 ? { headers } : {};
   }
 }
 
@@ -370,6 +388,14 @@ function mergeProfile(name: string, base: Profile | undefined, settings: Provide
     }
     profile.wireApi = settings.wireApi as OpenAIWireApi;
   }
+  if (settings.headers !== undefined) {
+    if (!settings.headers || typeof settings.headers !== 'object' || Array.isArray(settings.headers))
+      throw new ProviderConfigError(`Settings providers.${name}.headers must be an object of strings.`);
+    profile.headers = {
+      ...base?.headers,
+      ...checkedHeaders(settings.headers, `Settings providers.${name}.headers`),
+    };
+  }
   return profile;
 }
 
@@ -409,6 +435,10 @@ export class ProviderRegistry {
   }
 }
 
+function headersOf(connection: ProviderConnection): { headers?: Record<string, string> } {
+  return connection.headers ? { headers: connection.headers } : {};
+}
+
 function transportOptionsOf(connection: ProviderConnection) {
   return {
     unreachableHint: connection.unreachableHint,
@@ -424,6 +454,7 @@ export function defaultProviderRegistry(): ProviderRegistry {
         apiKey: c.apiKey ?? '',
         transportOptions: transportOptionsOf(c),
         ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+        ...headersOf(c),
       });
     })
     .register('openai', async (c) => {
@@ -435,6 +466,7 @@ export function defaultProviderRegistry(): ProviderRegistry {
         ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
         ...(c.toolChoice ? { toolChoice: c.toolChoice } : {}),
         ...(c.wireApi ? { wireApi: c.wireApi } : {}),
+        ...headersOf(c),
       });
     })
     .register('anthropic', async (c) => {
@@ -444,6 +476,7 @@ export function defaultProviderRegistry(): ProviderRegistry {
         transportOptions: transportOptionsOf(c),
         apiKey: c.apiKey ?? '',
         ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+        ...headersOf(c),
       });
     });
 }

@@ -1,18 +1,17 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Settings } from '@kodo/core/engine';
-import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
+import type { Settings } from '../config/settings';
+import { RuntimeSetupError } from './setup-error';
 
 /**
  * The directories the file tools may touch and the sandbox binds writable: the working
  * directory first (relative paths resolve there), then `context.includeDirectories` from
  * settings and `--include-directories`, each resolved against the working directory. A named
- * directory that does not exist is an input error (exit 42), not a root quietly dropped.
+ * directory that does not exist is an `input` failure, not a root quietly dropped.
  */
 export function workspaceRoots(
   cwd: string,
-  args: Pick<CliArgs, 'includeDirectories'>,
+  flags: { includeDirectories?: string[] | undefined },
   settings: Settings,
   env: NodeJS.ProcessEnv,
 ): string[] {
@@ -21,7 +20,7 @@ export function workspaceRoots(
     ...(Array.isArray(fromSettings) ? fromSettings.filter((dir) => typeof dir === 'string') : []).map(
       (dir) => ({ dir, from: 'context.includeDirectories' }),
     ),
-    ...(args.includeDirectories ?? []).map((dir) => ({ dir, from: '--include-directories' })),
+    ...(flags.includeDirectories ?? []).map((dir) => ({ dir, from: '--include-directories' })),
   ];
   const roots = [cwd];
   for (const { dir, from } of named) {
@@ -34,7 +33,7 @@ export function workspaceRoots(
       // Reported below.
     }
     if (!isDirectory) {
-      throw new FatalError(`${from}: ${dir} is not a directory (${absolute}).`, ExitCode.input);
+      throw new RuntimeSetupError(`${from}: ${dir} is not a directory (${absolute}).`, 'input');
     }
     if (!roots.includes(absolute)) roots.push(absolute);
   }

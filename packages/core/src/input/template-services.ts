@@ -1,7 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent, CompletedToolCall, Part, Session, TemplateServices } from '@kodo/core/engine';
-import { loadExtensionsModule } from '@kodo/core/engine';
+import type { TemplateServices } from '../commands/expand';
+import type { AgentEvent } from '../contracts/events';
+import type { Part } from '../contracts/messages';
+import { loadExtensionsModule } from '../on-demand';
+import type { CompletedToolCall } from '../scheduler/scheduler';
+import type { InputSession } from './types';
 
 const MAX_DIRECTORY_FILES = 50;
 
@@ -12,8 +16,8 @@ const MAX_DIRECTORY_FILES = 50;
  * They are the command file's text, not typed by the person (`requestedBy: 'command'`): in the
  * UI they ask as the model's calls do, headless a call that needs approval is refused.
  */
-export function userToolServices(
-  session: Session,
+export function commandTemplateServices(
+  session: InputSession,
   options: { onEvent: (event: AgentEvent) => void; commandName: string },
 ): TemplateServices {
   const call = async (
@@ -78,7 +82,7 @@ function responseOutput(completed: CompletedToolCall): string | undefined {
 }
 
 /** A directory's files (recursively, without `.git` and `node_modules`), or undefined for a file. */
-function directoryFiles(session: Session, path: string): string[] | undefined {
+function directoryFiles(session: InputSession, path: string): string[] | undefined {
   const workspace = session.toolContext.workspace;
   const absolute = workspace.absolute(path);
   let isDirectory = false;

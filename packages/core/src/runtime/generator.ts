@@ -1,25 +1,25 @@
 import { join } from 'node:path';
+import { kodoHome } from '../config/paths';
+import type { Settings } from '../config/settings';
+import type { ContentGenerator } from '../contracts/content-generator';
+import type { ContextWindowSource } from '../llm/context-windows';
+import type { Effort } from '../llm/effort';
+import { BUILTIN_CATALOGUE, type ModelCatalogue } from '../llm/models';
+import { catalogueWithOverrides } from '../llm/providers/model-catalogue';
 import {
-  BUILTIN_CATALOGUE,
-  type ContentGenerator,
-  type ContextWindowSource,
-  catalogueWithOverrides,
-  type Effort,
-  kodoHome,
-  loadReplayGenerators,
-  type ModelCatalogue,
   missingKeyMessage,
   ProviderConfigError,
   type ProviderProfileSettings,
   ProviderResolver,
-  ProviderRouter,
-  type RecordingContentGenerator,
   type SamplingSettings,
-  type Settings,
-  type TransportTimeouts,
   UnknownProviderError,
-} from '@kodo/core/engine';
-import { ExitCode, FatalError } from './exit-codes';
+} from '../llm/providers/registry';
+import { ProviderRouter } from '../llm/providers/router';
+import type { TransportTimeouts } from '../llm/providers/transport-limits';
+import type { RecordingContentGenerator } from '../llm/recording';
+import { loadReplayGenerators } from '../on-demand';
+import { unsupportedSignInMessage } from './google-sign-in';
+import { RuntimeSetupError } from './setup-error';
 
 export interface GeneratorChoice {
   fakeResponses: string | undefined;
@@ -60,8 +60,8 @@ export interface BuiltGenerator {
 /**
  * The model backend for this run: the fake (replaying `--fake-responses`) or the provider router
  * (each request goes to the provider its model spec names, so `/model` can switch provider),
- * wrapped for `--record-responses` and `--debug`. Without the model's key this fails with exit 41
- * naming the variable; a broken `providers` profile is a config error (exit 52).
+ * wrapped for `--record-responses` and `--debug`. Without the model's key this fails (`auth`)
+ * naming the variable; a broken `providers` profile is a `config` failure.
  */
 export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGenerator> {
   let generator: ContentGenerator;
@@ -77,7 +77,7 @@ export async function buildGenerator(choice: GeneratorChoice): Promise<BuiltGene
         strict: choice.fakeResponsesStrict,
       });
     } catch (error) {
-      throw new FatalError((error as Error).message, ExitCode.input);
+      throw new RuntimeSetupError((error as Error).message, 'input');
     }
     models = replayCatalogue(choice);
   } else {
@@ -140,8 +140,11 @@ function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; m
       effortOverride: choice.effortOverride,
     });
     const { connection, spec } = resolver.resolve(choice.model);
-    if (connection.missingKey)
-      throw new FatalError(missingKeyMessage(connection), ExitCode.auth, 'AuthError');
+    if (connection.missingKey) {
+      // A Google sign-in or Vertex user is told why their setup does not carry over.
+      const signIn = connection.name === 'gemini' ? unsupportedSignInMessage(choice.env) : undefined;
+      throw new RuntimeSetupError(signIn ?? missingKeyMessage(connection), 'auth', 'AuthError');
+    }
     const router = new ProviderRouter({
       resolver,
       env: choice.env,
@@ -150,8 +153,8 @@ function providerRouter(choice: GeneratorChoice): { generator: ProviderRouter; m
     });
     return { generator: router, model: spec };
   } catch (error) {
-    if (error instanceof ProviderConfigError) throw new FatalError(error.message, ExitCode.config);
-    if (error instanceof UnknownProviderError) throw new FatalError(error.message, ExitCode.input);
+    if (error instanceof ProviderConfigError) throw new RuntimeSetupError(error.message, 'config');
+    if (error instanceof UnknownProviderError) throw new RuntimeSetupError(error.message, 'input');
     throw error;
   }
 }

@@ -1,5 +1,6 @@
-import { type ProviderProfileSettings, ProviderResolver, type Settings } from '@kodo/core/engine';
-import { ExitCode, FatalError } from './exit-codes';
+import type { Settings } from '../config/settings';
+import { type ProviderProfileSettings, ProviderResolver } from '../llm/providers/registry';
+import { RuntimeSetupError } from './setup-error';
 
 /**
  * The auth type this run would use, in Gemini CLI's names for the Gemini provider (from the
@@ -59,9 +60,9 @@ export function checkEnforcedAuth(
   if (!enforced) return;
   const current = currentAuthType(run.model, run.env, run.providers);
   if (current === enforced) return;
-  throw new FatalError(
+  throw new RuntimeSetupError(
     `The configured auth type is ${enforced}, but the current auth type is ${String(current)}. Please re-authenticate with the correct type.`,
-    ExitCode.auth,
+    'auth',
     'Error',
   );
 }

@@ -1,19 +1,13 @@
-import {
-  type AgentDefinition,
-  type Extensibility,
-  type HookSettingsSource,
-  hasExtensibilityFiles,
-  loadExtensionsStartupModule,
-  type Settings,
-  type SettingsScope,
-  type SubagentDefinition,
-} from '@kodo/core/engine';
-import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
-import { KODO_BUILD_KEY } from './version';
+import type { SubagentDefinition } from '../agent/subagents';
+import type { Settings, SettingsScope } from '../config/settings';
+import type { AgentDefinition, Extensibility } from '../extensions/index';
+import { hasExtensibilityFiles } from '../extensions/presence';
+import type { HookSettingsSource } from '../hooks/config';
+import { loadExtensionsStartupModule } from '../on-demand';
+import { RuntimeSetupError } from './setup-error';
 
 /** What extensions, plugins, commands, skills and agents add to a session. */
-export interface CliExtensibility {
+export interface RuntimeExtensibility {
   loaded: Extensibility;
   /** Settings with the active extensions' MCP servers and excluded tools merged in. */
   settings: Settings;
@@ -29,8 +23,9 @@ export interface CliExtensibility {
  * Discovers what users bring (docs/extending.md) for one run. Undefined, with nothing imported,
  * when none of the folders kodo reads exists: the common case costs a few `existsSync` calls.
  */
-export async function loadCliExtensibility(options: {
-  args: Pick<CliArgs, 'extensions'>;
+export async function loadRuntimeExtensibility(options: {
+  /** `-e`: only these extensions (`none`: none). */
+  extensions?: string[] | undefined;
   settings: Settings;
   settingsScopes?: SettingsScope[];
   cwd: string;
@@ -39,12 +34,14 @@ export async function loadCliExtensibility(options: {
   /** `false`: custom slash commands are not read (see loadExtensibility). */
   commands?: boolean;
   onWarning?: (message: string) => void;
-}): Promise<CliExtensibility | undefined> {
+  /** The build's key for the discovery snapshot (a new build discovers again). */
+  buildKey?: string;
+}): Promise<RuntimeExtensibility | undefined> {
   const { cwd, env, trusted } = options;
   if (!hasExtensibilityFiles({ cwd, env, trusted })) {
-    if (options.args.extensions?.some((name) => name.toLowerCase() !== 'none')) {
-      const name = options.args.extensions.find((candidate) => candidate.toLowerCase() !== 'none');
-      throw new FatalError(`Extension not found: ${name}`, ExitCode.input);
+    if (options.extensions?.some((name) => name.toLowerCase() !== 'none')) {
+      const name = options.extensions.find((candidate) => candidate.toLowerCase() !== 'none');
+      throw new RuntimeSetupError(`Extension not found: ${name}`, 'input');
     }
     return undefined;
   }
@@ -58,14 +55,14 @@ export async function loadCliExtensibility(options: {
       cwd,
       env,
       trusted,
-      ...(options.args.extensions ? { only: options.args.extensions } : {}),
+      ...(options.extensions ? { only: options.extensions } : {}),
       skillsEnabled: skills.enabled,
       disabledSkills: skills.disabled,
       ...(options.commands === false ? { commands: false } : {}),
-      ...(KODO_BUILD_KEY ? { buildKey: KODO_BUILD_KEY } : {}),
+      ...(options.buildKey ? { buildKey: options.buildKey } : {}),
     });
   } catch (error) {
-    if (error instanceof module.ExtensionSelectionError) throw new FatalError(error.message, ExitCode.input);
+    if (error instanceof module.ExtensionSelectionError) throw new RuntimeSetupError(error.message, 'input');
     throw error;
   }
   for (const warning of loaded.warnings) options.onWarning?.(warning);

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { Part, Workspace } from '@kodo/core/engine';
+import type { Part } from '../contracts/messages';
+import type { Workspace } from '../tools/workspace';
 import {
   findPastedImagePaths,
   type ImageSupport,
@@ -31,6 +32,13 @@ export interface AtReferenceOptions {
   listFiles: () => Promise<string[]>;
   /** Whether the model reads images; without it, images are left out as for an unknown model. */
   images?: ImageSupport;
+  /**
+   * Whether the project's ignore files exclude a path (`.env`, build output): such a file is not
+   * attached, as `read_file` would refuse it. Without it nothing is excluded.
+   */
+  isIgnored?: (absolutePath: string) => boolean;
+  /** References another step handles (`@server:uri` of an MCP server): neither attached nor reported. */
+  skip?: (reference: string) => boolean;
 }
 
 /** `@path` tokens in a prompt: after a space or at the start, `\ ` escaping a space. */
@@ -51,7 +59,7 @@ export function findAtReferences(text: string): string[] {
  * ignored or binary files are skipped and reported; the prompt is still sent as typed.
  */
 export async function expandAtReferences(text: string, options: AtReferenceOptions): Promise<ExpandedPrompt> {
-  const references = findAtReferences(text);
+  const references = findAtReferences(text).filter((reference) => !options.skip?.(reference));
   const skipped: string[] = [];
   const images: Part[] = [];
   const attached: string[] = [];
@@ -90,6 +98,10 @@ export async function expandAtReferences(text: string, options: AtReferenceOptio
     }
     const rel = relative(workspace.cwd, resolved.path).split('\\').join('/');
     if (!isDirectory) {
+      if (options.isIgnored?.(resolved.path)) {
+        skipped.push(`@${reference}: excluded by the project's ignore files`);
+        continue;
+      }
       files.push(resolved.path);
       continue;
     }

@@ -1,18 +1,16 @@
 import { tmpdir } from 'node:os';
+import { geminiHome, kodoHome } from '../config/paths';
+import { projectTempDir } from '../config/project';
+import type { ToolsSettings } from '../config/settings-types';
+import { loadCheckpointing } from '../on-demand';
+import type { CheckpointStore } from '../safety/checkpoints';
 import {
-  type CheckpointStore,
   type CommandSandbox,
   createSandbox,
-  geminiHome,
-  kodoHome,
-  loadCheckpointing,
-  projectTempDir,
   resolveSandboxChoice,
   SandboxError,
-  type ToolsSettings,
-} from '@kodo/core/engine';
-import type { CliArgs } from './args';
-import { ExitCode, FatalError } from './exit-codes';
+} from '../safety/sandbox/index';
+import { RuntimeSetupError } from './setup-error';
 
 /**
  * The session's sandbox and checkpoints from flags, environment and settings. Kept apart from the
@@ -32,7 +30,8 @@ export interface SafetyOptions {
 }
 
 export interface SafetySetup {
-  args: Pick<CliArgs, 'sandbox'>;
+  /** `-s`: the sandbox is required. */
+  sandboxFlag: boolean;
   /** The `tools.sandbox` setting. */
   sandboxSetting: ToolsSettings['sandbox'];
   /** Present when `general.checkpointing.enabled`; `shell` adds shell commands. */
@@ -60,7 +59,7 @@ export async function safetyOptions(setup: SafetySetup): Promise<SafetyOptions> 
 
 /**
  * The sandbox for shell commands. A sandbox asked for (`-s`, `KODO_SANDBOX`, `tools.sandbox`) that
- * cannot be used stops kodo with exit 44 before anything runs; the automatic one (Linux default)
+ * cannot be used stops the assembly (`sandbox`) before anything runs; the automatic one (Linux default)
  * is tried at the first command and, if bwrap cannot start here, commands run unconfined after
  * one warning.
  */
@@ -71,7 +70,7 @@ async function sandboxFor(
   const { env, cwd } = setup;
   try {
     const choice = resolveSandboxChoice({
-      flag: setup.args.sandbox === true,
+      flag: setup.sandboxFlag,
       env,
       setting: setup.sandboxSetting,
       platform: process.platform,
@@ -90,7 +89,7 @@ async function sandboxFor(
     }
     return { ...(sandbox ? { sandbox } : {}), hooks: choice.hooks };
   } catch (error) {
-    if (error instanceof SandboxError) throw new FatalError(error.message, ExitCode.sandbox, 'SandboxError');
+    if (error instanceof SandboxError) throw new RuntimeSetupError(error.message, 'sandbox', 'SandboxError');
     throw error;
   }
 }

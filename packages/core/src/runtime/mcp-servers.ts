@@ -1,14 +1,10 @@
-import {
-  hasMcpServers,
-  loadMcpModule,
-  type McpManager,
-  type PolicyRule,
-  type Session,
-  type Settings,
-  sanitizeEnv,
-  type ToolRegistry,
-} from '@kodo/core/engine';
-import { KODO_VERSION } from './version';
+import type { Settings } from '../config/settings';
+import { hasMcpServers } from '../mcp/config-check';
+import type { McpManager } from '../mcp/index';
+import { loadMcpModule } from '../on-demand';
+import type { PolicyRule } from '../scheduler/policy/rule';
+import type { ToolRegistry } from '../tools/registry';
+import { sanitizeEnv } from '../utils/env';
 
 export interface McpSetup {
   settings: Settings;
@@ -18,7 +14,10 @@ export interface McpSetup {
   trusted: boolean;
   tools: ToolRegistry;
   policy: { addRules(rules: PolicyRule[]): void };
-  session: Session;
+  /** The model of the session in use, read at each request (fallback, /model). */
+  model: () => string;
+  /** Who kodo says it is to the servers. */
+  clientInfo: { name: string; version: string };
   /**
    * `wait`: return once every server is connected or has failed (each within its timeout), so
    * the first request declares every tool (headless). `background`: return at once (the UI).
@@ -55,9 +54,9 @@ export async function startMcpServers(setup: McpSetup): Promise<McpManager | und
     cwd: setup.cwd,
     registry: setup.tools,
     policy: setup.policy,
-    clientInfo: { name: 'kodo', version: KODO_VERSION },
+    clientInfo: setup.clientInfo,
     // The model may change during the session (fallback, /model): read it at each request.
-    schemaTarget: () => mcp.schemaTargetForModel(setup.session.model),
+    schemaTarget: () => mcp.schemaTargetForModel(setup.model()),
     // Sign-ins `kodo mcp auth` stored; a session only uses and refreshes them.
     oauthDir: mcp.mcpOAuthDir(setup.env),
   });

@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Part } from '@kodo/core/engine';
+import type { Part } from '../contracts/messages';
+import { MAX_IMAGE_BYTES } from './image-limits';
 
 /**
  * Images in a prompt: `@shot.png` (a workspace file) or the path of an image file pasted into
@@ -20,8 +21,7 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
   '.gif': 'image/gif',
 };
 
-/** Anthropic's per-image limit, the smallest of the providers'. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export { MAX_IMAGE_BYTES } from './image-limits';
 
 export function imageMimeType(path: string): string | undefined {
   return IMAGE_TYPES[extname(path).toLowerCase()];
