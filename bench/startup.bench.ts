@@ -1,4 +1,4 @@
-// Startup: launch → first model request received by the mock, and peak RSS, for `kodo -p "hi"`
+// Startup (issue O's budget: first request ≤ 2.0× the floor on Node 20, peak RSS ≤ 90 MB): launch → first model request received by the mock, and peak RSS, for `kodo -p "hi"`
 // against the testkit's Gemini mock, side by side with the floor (a bare node:http client), plus
 // `kodo --version` against `node -e ''`.
 import { spawn } from 'node:child_process';
@@ -65,7 +65,7 @@ interface Case {
 /**
  * Runs the cases round-robin (a few warm-up rounds first), so the floor and kodo meet the same
  * machine state and the same warmed-up mock server. Each round starts one case later: a run
- * is slower after a heavy one (the code-cache-off run leaves the CPU's caches cold), and in a
+ * is slower after a heavy one (the compile-cache-off run leaves the CPU's caches cold), and in a
  * fixed order the same case would always pay for it.
  */
 async function measureAll(cases: Case[], mock: Awaited<ReturnType<typeof startGeminiMock>>) {
@@ -219,9 +219,9 @@ try {
         requests: true,
       },
       {
-        label: 'kodo -p "hi" (KODO_CODE_CACHE=off)',
+        label: 'kodo -p "hi" (KODO_COMPILE_CACHE=off)',
         command: [process.execPath, KODO_BIN, '-p', 'hi'],
-        env: { ...env, KODO_CODE_CACHE: 'off' },
+        env: { ...env, KODO_COMPILE_CACHE: 'off' },
         requests: true,
       },
       {
@@ -272,14 +272,14 @@ try {
     ]),
   );
   const budget = [
-    ['first request ≤ 1.5× floor', kodo.firstRequestMs! <= 1.5 * floor.firstRequestMs!],
-    ['… paired', (kodo.pairedRatio ?? Number.POSITIVE_INFINITY) <= 1.5],
-    ['… with a settings file', kodoSettings.firstRequestMs! <= 1.5 * floor.firstRequestMs!],
+    ['first request ≤ 2.0× floor', kodo.firstRequestMs! <= 2 * floor.firstRequestMs!],
+    ['… paired', (kodo.pairedRatio ?? Number.POSITIVE_INFINITY) <= 2],
+    ['… with a settings file', kodoSettings.firstRequestMs! <= 2 * floor.firstRequestMs!],
     [
-      'with 20 skills + 10 agents + 2 extensions ≤ 1.6× floor',
-      kodoLoaded.firstRequestMs! <= 1.6 * floor.firstRequestMs!,
+      'with 20 skills + 10 agents + 2 extensions ≤ 2.0× floor',
+      kodoLoaded.firstRequestMs! <= 2 * floor.firstRequestMs!,
     ],
-    ['… paired', (kodoLoaded.pairedRatio ?? Number.POSITIVE_INFINITY) <= 1.6],
+    ['… paired', (kodoLoaded.pairedRatio ?? Number.POSITIVE_INFINITY) <= 2],
     ['peak RSS ≤ 90 MB', (kodo.maxRss || 0) <= 90],
     ["--version ≤ 1.3× node -e ''", version.totalMs <= 1.3 * nodeEmpty.totalMs],
   ] as const;

@@ -2,18 +2,16 @@
 // heavy parts load only when a run needs them) and the @kodo/core SDK bundle.
 
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { convertChunksToCjs } from './chunks-to-cjs.mjs';
+import { firstRequestChunk } from './first-request-chunk.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
-import { writeHotPack } from './hot-pack.mjs';
 import { copyRuntimeAssets } from './package-assets.mjs';
 import { writeBundledLicences } from './third-party-licenses.mjs';
-import { prepareWarmUp, warmCodeCache } from './warm-code-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDist = join(root, 'packages/cli/dist');
@@ -57,8 +55,9 @@ const common = {
 const { version } = JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8'));
 
 /**
- * A hash of what the bundle is built from (the packages' sources and the locked dependencies).
- * Caches of parsed files are keyed by it: another build may parse the same file differently.
+ * A hash of what the bundle is built from (the packages' sources and the locked dependencies),
+ * the build's one id. The cache of parsed files is keyed by it: another build may parse the same
+ * file differently.
  */
 function sourceId() {
   const hash = createHash('sha256');
@@ -73,18 +72,18 @@ function sourceId() {
   return hash.digest('hex').slice(0, 16);
 }
 
-// The warm-up's files are written first: they must be older than the racy window when it runs.
-const warmUp = prepareWarmUp();
 await generateToolSpecs();
 await generateSettingsShape();
 await rm(cliDist, { recursive: true, force: true });
 await rm(coreDist, { recursive: true, force: true });
 await mkdir(cliDist, { recursive: true });
 
-// The bundle: everything after the entry's fast paths, split per mode and provider. esbuild splits
-// only ES modules; the chunks are then turned into CommonJS (see chunks-to-cjs.mjs for why).
-const { metafile } = await build({
+// The bundle: everything after the entry's fast paths, split per mode and provider (the split
+// points are the dynamic imports listed in packages/cli/src/on-demand.ts and core's on-demand.ts).
+const cliBuild = await build({
   ...common,
+  // Which module went into which chunk: the bundled packages' licences come from it.
+  metafile: true,
   entryPoints: { cli: join(root, 'packages/cli/src/run.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
@@ -101,61 +100,35 @@ const { metafile } = await build({
   // Ink imports React DevTools only when DEV=true; kodo does not ship it. node-pty loads its
   // native binary (a per-platform package) relative to itself, so it stays in node_modules.
   external: ['react-devtools-core', '@lydell/node-pty'],
-  metafile: true,
+  // The first request's modules in one chunk (first-request-chunk.mjs). Its imports of core's
+  // files are bare (core declares no side effects); esbuild still follows them for chunking.
+  plugins: [firstRequestChunk(root)],
+  logOverride: { 'ignored-bare-import': 'silent' },
   absWorkingDir: root,
 });
-const { converted } = await convertChunksToCjs({ outDir: cliDist, metafile, workingDir: root });
-// The chunks' content names the build: the entry and its hot pack must come from the same one.
-const buildHash = createHash('sha256');
-for (const file of [...converted].sort()) buildHash.update(readFileSync(join(cliDist, file)));
-const buildId = buildHash.digest('hex').slice(0, 16);
-// What `kodo -p` loads before its first request, in one file (see hot-pack.mjs).
-await writeHotPack({
-  outDir: cliDist,
-  metafile,
-  converted,
-  buildId,
-  workingDir: root,
-  entryPoints: [
-    'packages/cli/src/run.ts',
-    'packages/cli/src/headless/run-headless.ts',
-    'packages/core/src/llm/providers/gemini.ts',
-  ],
-});
-// The entry: CommonJS for a fast start; its `require('./run')` loads the bundle above.
+// The entry: CommonJS for a fast start (main.ts); its `import('./run')` loads the bundle above.
 await build({
   ...common,
   format: 'cjs',
   // Not the bundle's banner: a CommonJS file has Node's own `require`.
-  banner: {},
-  entryPoints: { main: join(root, 'packages/cli/src/main.ts') },
+  banner: { js: '#!/usr/bin/env node' },
+  entryPoints: { kodo: join(root, 'packages/cli/src/main.ts') },
   outdir: cliDist,
   outExtension: { '.js': '.cjs' },
-  define: { __KODO_VERSION__: JSON.stringify(version), __KODO_BUILD_ID__: JSON.stringify(buildId) },
+  define: { __KODO_VERSION__: JSON.stringify(version) },
   plugins: [
     {
-      name: 'entry-requires-bundle',
+      name: 'entry-imports-bundle',
       setup(pluginBuild) {
-        pluginBuild.onResolve({ filter: /^\.\/run$/ }, () => ({ path: './cli.cjs', external: true }));
+        pluginBuild.onResolve({ filter: /^\.\/run$/ }, () => ({ path: './cli.mjs', external: true }));
       },
     },
   ],
 });
-// …compiled with its code cache by dist/kodo.cjs (entry.ts), whose caches it names by its hash.
-const entryId = createHash('sha256')
-  .update(readFileSync(join(cliDist, 'main.cjs')))
-  .digest('hex')
-  .slice(0, 16);
-await build({
-  ...common,
-  format: 'cjs',
-  banner: { js: '#!/usr/bin/env node' },
-  entryPoints: { kodo: join(root, 'packages/cli/src/entry.ts') },
-  outdir: cliDist,
-  outExtension: { '.js': '.cjs' },
-  define: { __KODO_ENTRY_ID__: JSON.stringify(entryId) },
-});
 await chmod(join(cliDist, 'kodo.cjs'), 0o755);
+// KODO_METAFILE=<file>: esbuild's account of the bundle (which module went into which chunk, and
+// its bytes), for start-up work (docs/performance.md).
+if (process.env.KODO_METAFILE) writeFileSync(process.env.KODO_METAFILE, JSON.stringify(cliBuild.metafile));
 // The demo's sample project and scripted session ship beside the bundle.
 await cp(join(root, 'packages/cli/src/demo/assets'), join(cliDist, 'demo'), { recursive: true }).catch(
   (error) => {
@@ -187,11 +160,7 @@ for (const dist of [cliDist, coreDist]) {
 // without a licence text). The core bundle keeps its packages external: nothing to add there.
 await writeBundledLicences({
   dist: cliDist,
-  metafiles: [metafile],
+  metafiles: [cliBuild.metafile],
   extraPackageDirs: ['node_modules/web-tree-sitter', 'node_modules/tree-sitter-bash'],
   workingDir: root,
 });
-
-// One real headless run against a local stand-in for the Gemini API leaves V8's code cache for the
-// start-up path in dist/code-cache (see packages/cli/src/code-cache.ts).
-await warmCodeCache({ kodoEntry: join(cliDist, 'kodo.cjs'), prepared: warmUp });

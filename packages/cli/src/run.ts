@@ -1,6 +1,7 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
 import { readPipedStdin } from './input';
+import { onDemand } from './on-demand';
 import { scrubInitialEnviron } from './scrub-environ';
 import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
 import { ExitCode } from './shared/exit-codes';
@@ -39,11 +40,11 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     return ExitCode.ok;
   }
   if (args.command === 'demo') {
-    const { runDemo } = await import('./demo/run-demo');
+    const { runDemo } = await onDemand.demo();
     return runDemo({ stdout: process.stdout, stderr: process.stderr });
   }
   if (args.command === 'mcp') {
-    const { runMcpCommand } = await import('./commands/mcp');
+    const { runMcpCommand } = await onDemand.mcpCommand();
     return runMcpCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -53,7 +54,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.command === 'extensions' || args.command === 'extension') {
-    const { runExtensionsCommand } = await import('./commands/extensions');
+    const { runExtensionsCommand } = await onDemand.extensionsCommand();
     return runExtensionsCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -64,7 +65,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.command === 'skills' || args.command === 'skill') {
-    const { runSkillsCommand } = await import('./commands/skills');
+    const { runSkillsCommand } = await onDemand.skillsCommand();
     return runSkillsCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -74,7 +75,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.command === 'agents' || args.command === 'agent') {
-    const { runAgentsCommand } = await import('./commands/agents');
+    const { runAgentsCommand } = await onDemand.agentsCommand();
     return runAgentsCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -84,7 +85,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.command === 'models') {
-    const { runModelsCommand } = await import('./commands/models');
+    const { runModelsCommand } = await onDemand.modelsCommand();
     return runModelsCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -94,7 +95,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.command === 'doctor') {
-    const { runDoctorCommand } = await import('./commands/doctor');
+    const { runDoctorCommand } = await onDemand.doctorCommand();
     return runDoctorCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -104,7 +105,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.command === 'completion') {
-    const { runCompletionCommand } = await import('./commands/completion');
+    const { runCompletionCommand } = await onDemand.completionCommand();
     return runCompletionCommand({
       args: args.commandArgs ?? [],
       stdout: process.stdout,
@@ -112,11 +113,11 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
     });
   }
   if (args.listExtensions) {
-    const { listExtensionsBrief } = await import('./commands/extensions');
+    const { listExtensionsBrief } = await onDemand.extensionsCommand();
     return listExtensionsBrief({ cwd: process.cwd(), env: process.env, stdout: process.stdout });
   }
   if (args.command === 'hooks') {
-    const { runHooksCommand } = await import('./commands/hooks');
+    const { runHooksCommand } = await onDemand.hooksCommand();
     return runHooksCommand({
       args: args.commandArgs ?? [],
       cwd: process.cwd(),
@@ -127,7 +128,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
   }
 
   if (args.listSessions || args.deleteSession !== undefined) {
-    const { deleteSessionCommand, listSessionsCommand } = await import('./shared/sessions');
+    const { deleteSessionCommand, listSessionsCommand } = await onDemand.sessions();
     const place = { cwd: process.cwd(), env: process.env };
     const streams = { stdout: process.stdout, stderr: process.stderr };
     if (args.listSessions) return listSessionsCommand(place, streams);
@@ -143,7 +144,7 @@ export async function runCli(argv: string[], identity: CliIdentity): Promise<num
  * is removed and a changed one named.
  */
 async function runInWorktree(args: CliArgs, identity: CliIdentity): Promise<number> {
-  const { enterWorktree, leaveWorktree, WorktreeError, worktreeOutcomeLine } = await import('./worktree');
+  const { enterWorktree, leaveWorktree, WorktreeError, worktreeOutcomeLine } = await onDemand.worktree();
   let worktree: Awaited<ReturnType<typeof enterWorktree>>;
   try {
     worktree = await enterWorktree({ cwd: process.cwd(), name: args.worktree ?? '', env: process.env });
@@ -176,7 +177,7 @@ async function runSession(args: CliArgs, identity: CliIdentity): Promise<number>
     args,
     interactive,
     ask: async (folder, options) => {
-      const { askTrustOnTerminal } = await import('./trust-prompt');
+      const { askTrustOnTerminal } = await onDemand.trustPrompt();
       return askTrustOnTerminal(folder, { input: process.stdin, output: process.stdout }, options);
     },
   });
@@ -205,12 +206,12 @@ async function runSession(args: CliArgs, identity: CliIdentity): Promise<number>
   }
   if (args.acp) {
     // The protocol library loads only here: `kodo -p` never pays for it.
-    const { runAcp } = await import('./acp/run-acp');
+    const { runAcp } = await onDemand.acp();
     return runAcp({ args, settings, settingsScopes: loaded.scopes, env: process.env });
   }
   if (interactive) {
     // Ink and React load only here: headless runs, --version and --help never pay for them.
-    const { runInteractive } = await import('./ui/start');
+    const { runInteractive } = await onDemand.interactive();
     return runInteractive({
       args,
       settings: loaded,
@@ -226,7 +227,7 @@ async function runSession(args: CliArgs, identity: CliIdentity): Promise<number>
     );
     return ExitCode.input;
   }
-  const { runHeadless } = await import('./headless/run-headless');
+  const { runHeadless } = await onDemand.headless();
   return runHeadless({
     args,
     settings,

@@ -59,7 +59,6 @@ export type {
   ToolCallStatus,
 } from './contracts/events';
 export * from './contracts/messages';
-export { type DoctorModule, loadDoctorModule } from './doctor/lazy';
 export type {
   AgentDefinition,
   CustomCommand,
@@ -70,12 +69,6 @@ export type {
   TemplateServices,
   TemplateShellResult,
 } from './extensions/index';
-export {
-  type ExtensionsModule,
-  type ExtensionsStartupModule,
-  loadExtensionsModule,
-  loadExtensionsStartupModule,
-} from './extensions/lazy';
 export { hasExtensibilityFiles, hasProjectAgentFolders } from './extensions/presence';
 export {
   type HookConfig,
@@ -85,7 +78,6 @@ export {
   isHookDisabled,
 } from './hooks/config';
 export type { HookSystem, HookSystemOptions } from './hooks/hook-system';
-export { type HookSystemModule, loadHookSystem } from './hooks/lazy';
 export {
   HOOK_EVENTS,
   type HookEventName,
@@ -104,7 +96,6 @@ export type { ContextWindowSource } from './llm/context-windows';
 export { EFFORTS, type Effort, isEffort } from './llm/effort';
 // The replay, recording and debug-log generators load with `loadReplayGenerators()`.
 export type { FakeContentGenerator, RecordedCall } from './llm/fake';
-export { loadReplayGenerators, type ReplayGenerators } from './llm/lazy';
 export {
   acceptsImages,
   BUILTIN_CATALOGUE,
@@ -138,6 +129,7 @@ export {
 export { ProviderRouter } from './llm/providers/router';
 export { DEFAULT_TRANSPORT_TIMEOUTS, type TransportTimeouts } from './llm/providers/transport-limits';
 export type { RecordingContentGenerator } from './llm/recording';
+export { hasMcpServers } from './mcp/config-check';
 export type {
   McpManager,
   McpManagerEvent,
@@ -146,7 +138,27 @@ export type {
   McpServerState,
   McpServerStatus,
 } from './mcp/index';
-export { hasMcpServers, loadMcpModule, type McpModule } from './mcp/load';
+// Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
+export {
+  type Checkpointing,
+  type DoctorModule,
+  type ExtensionsModule,
+  type ExtensionsStartupModule,
+  type FileTextModule,
+  type ForeignSessions,
+  type HookSystemModule,
+  loadCheckpointing,
+  loadDoctorModule,
+  loadExtensionsModule,
+  loadExtensionsStartupModule,
+  loadFileText,
+  loadForeignSessions,
+  loadHookSystem,
+  loadMcpModule,
+  loadReplayGenerators,
+  type McpModule,
+  type ReplayGenerators,
+} from './on-demand';
 export { environmentContext } from './prompts/environment';
 export { buildSystemPrompt } from './prompts/system-prompt';
 export { checkEnforcedAuth, currentAuthType, providerTypeOf } from './runtime/auth';
@@ -183,7 +195,6 @@ export type {
   RewindResult,
   SessionCheckpoints,
 } from './safety/checkpoints/session-checkpoints';
-export { type Checkpointing, loadCheckpointing } from './safety/lazy-checkpoints';
 export { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from './safety/loop-detection';
 export {
   BWRAP_MISSING_MESSAGE,
@@ -262,8 +273,6 @@ export {
 export { type ChatCheckpoint, type ChatCheckpointInfo, ChatCheckpoints } from './session/checkpoints';
 export type { ContextBreakdown, ContextSource } from './session/context-breakdown';
 export type { ImportResult, ListedSession, SessionListing } from './session/foreign/foreign-sessions';
-// Other tools' sessions load with `loadForeignSessions()`: only listing and resuming read them.
-export { type ForeignSessions, loadForeignSessions } from './session/foreign/lazy';
 export type { ForeignOrigin, ForeignSessionSummary, SkippedSession } from './session/foreign/types';
 export { repairHistory } from './session/history-repair';
 export { SessionRecorder, type TurnBoundary, type TurnRecorder } from './session/recorder';
@@ -280,9 +289,11 @@ export { formatSessionList, relativeTime, type SessionSummary, sessionsDir } fro
 export { SessionStats, type SessionStatsSnapshot, type StatsTotals } from './session/stats';
 export { InvalidSessionError, SessionStore } from './session/store';
 export { createTelemetry, NO_TELEMETRY, type Telemetry, type TelemetryOptions } from './telemetry/telemetry';
-export { lazyBuiltinTools } from './tools/builtin/lazy';
+export { lazyBuiltinTools } from './tools/builtin/declared';
 export { DEFAULT_FILE_FILTERING, type FileFiltering } from './tools/file-filtering';
-export { detectLineEnding, type ExistingText, textWithLineEndings } from './tools/file-text';
+// Line endings kept in an editor's writes (ACP): `loadFileText()`, so the diff library stays off
+// the way to the first request.
+export type { ExistingText } from './tools/file-text';
 export { cleanupInterruptedWrites } from './tools/interrupted-writes';
 export { DEFAULT_OUTPUT_THRESHOLD_CHARS, type OutputLimit } from './tools/output-limit';
 export { ToolRegistry } from './tools/registry';

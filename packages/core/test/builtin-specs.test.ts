@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonSchemaTools } from '../src/llm/providers/freeform';
+import { lazyBuiltinTools } from '../src/tools/builtin/declared';
 import { builtinTools, specOf } from '../src/tools/builtin/index';
-import { lazyBuiltinTools } from '../src/tools/builtin/lazy';
 import { BUILTIN_TOOL_SPECS } from '../src/tools/builtin/specs.generated';
 import { ToolRegistry } from '../src/tools/registry';
 

@@ -6,13 +6,7 @@
  * the file's line endings are kept.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import {
-  detectLineEnding,
-  isInside,
-  kindOf,
-  type TextFileAccess,
-  textWithLineEndings,
-} from '@kodo/core/engine';
+import { isInside, kindOf, loadFileText, type TextFileAccess } from '@kodo/core/engine';
 
 const NOT_FOUND = /resource not found|enoent|does not exist|no such file|not found/i;
 
@@ -47,12 +41,12 @@ export function editorTextFiles(options: {
         text: content.replace(/\r\n/g, '\n'),
         raw: content,
         encoding: 'utf8',
-        lineEnding: detectLineEnding(content),
+        lineEnding: (await loadFileText()).detectLineEnding(content),
         binary: false,
       };
     },
     async write(abs, text, format) {
-      const content = textWithLineEndings(text, format);
+      const content = (await loadFileText()).textWithLineEndings(text, format);
       await client.request('fs/write_text_file', { sessionId, path: abs, content });
     },
   };

@@ -11,6 +11,10 @@ import {
   sanitizeEnv,
   ToolRegistry,
 } from '@kodo/core/engine';
+// The ESM build: the package's default entry is a UMD module bundlers cannot follow. A static
+// import: core reads settings with the same module, so it is loaded already.
+import { applyEdits, modify, parse } from 'jsonc-parser/lib/esm/main.js';
+import { onDemand } from '../on-demand';
 import { ExitCode } from '../shared/exit-codes';
 import { MCP_HELP } from '../shared/help';
 import { formatServer } from '../shared/mcp-status';
@@ -37,11 +41,11 @@ export async function runMcpCommand(context: McpCommandContext): Promise<number>
   const [action, ...rest] = context.args;
   if (action === 'serve') {
     // The MCP server side loads only here.
-    const { runMcpServe } = await import('./mcp-serve');
+    const { runMcpServe } = await onDemand.mcpServe();
     return runMcpServe({ args: rest, cwd: context.cwd, env: context.env, stderr: context.stderr });
   }
   if (action === 'auth') {
-    const { runMcpAuth } = await import('./mcp-auth');
+    const { runMcpAuth } = await onDemand.mcpAuth();
     return runMcpAuth({ ...context, words: rest });
   }
   try {
@@ -255,8 +259,6 @@ async function writeServer(
   name: string,
   entry: McpServerSettings | undefined,
 ): Promise<boolean> {
-  // The ESM build: the package's default entry is a UMD module bundlers cannot follow.
-  const { applyEdits, modify, parse } = await import('jsonc-parser/lib/esm/main.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -81,7 +81,10 @@ export async function runDemo(io: {
 
 function runNodeTests(cwd: string): Promise<{ passed: boolean; summary: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--test'], { cwd, env: sanitizeEnv(process.env) }, (error, stdout) => {
+    // TAP asked for by name: the default reporter's summary differs between Node versions
+    // (Node 26 prints no `# pass N` lines when stdout is not a terminal).
+    const args = ['--test', '--test-reporter=tap'];
+    execFile(process.execPath, args, { cwd, env: sanitizeEnv(process.env) }, (error, stdout) => {
       const pass = /^# pass (\d+)/m.exec(stdout)?.[1];
       const fail = /^# fail (\d+)/m.exec(stdout)?.[1];
       resolve({ passed: !error, summary: pass !== undefined ? `${pass} passed, ${fail ?? 0} failed` : '' });

@@ -11,6 +11,7 @@ import {
   startSessionWithHookContext,
 } from '@kodo/core/engine';
 import { assembleInput } from '../input';
+import { onDemand } from '../on-demand';
 import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryWhenLong } from '../shared/long-session-memory';
@@ -130,7 +131,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
         throw new FatalError(`/${resolved.name} does not run headless.`, ExitCode.input);
       }
       if (resolved.kind === 'shell') {
-        const { runHeadlessShell } = await import('./shell-line');
+        const { runHeadlessShell } = await onDemand.headlessShellLine();
         return runHeadlessShell(live, resolved.command, {
           output,
           signal: controller.signal,
@@ -148,7 +149,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       let result = next.value;
       let structured: StructuredResult | undefined;
       if (jsonSchema && result.kind === 'completed') {
-        const { askStructuredAnswer } = await import('./structured-output');
+        const { askStructuredAnswer } = await onDemand.structuredOutput();
         const asked = await askStructuredAnswer(live, jsonSchema, controller.signal, (event) => {
           watchLength(event);
           output.event(event);
@@ -170,7 +171,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     if (input !== undefined) {
       code = await runPrompt(input);
     } else {
-      const { inputLines, runConversation } = await import('./stream-input');
+      const { inputLines, runConversation } = await onDemand.streamInput();
       // Lines are read while a turn runs: they steer it or wait for it (stream-input.ts).
       code = await runConversation({
         lines: inputLines(context.stdin ?? process.stdin),
@@ -189,7 +190,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     }
     // Auto-memory is off headless unless `memory.inbox` (or KODO_AUTO_MEMORY) turns it on.
     if (settings.memory?.inbox !== undefined || env.KODO_AUTO_MEMORY) {
-      const memory = await import('../shared/auto-memory');
+      const memory = await onDemand.autoMemory();
       if (memory.autoMemoryOn(settings, env, { interactive: false })) {
         await memory.proposeToInbox(
           session,
@@ -223,9 +224,9 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
 async function createOutput(format: OutputFormat, streams: OutputStreams): Promise<HeadlessOutput> {
   switch (format) {
     case 'json':
-      return (await import('./json')).createJsonOutput(streams);
+      return (await onDemand.jsonOutput()).createJsonOutput(streams);
     case 'stream-json':
-      return (await import('./stream-json')).createStreamJsonOutput(streams);
+      return (await onDemand.streamJsonOutput()).createStreamJsonOutput(streams);
     default:
       return createTextOutput(streams);
   }
@@ -238,7 +239,7 @@ async function loadSchemaFlag(
   cwd: string,
 ): Promise<JsonSchemaFile | string> {
   if (format === 'text') return '--json-schema needs -o json or -o stream-json';
-  const { loadJsonSchemaFile, JsonSchemaFileError } = await import('./structured-output');
+  const { loadJsonSchemaFile, JsonSchemaFileError } = await onDemand.structuredOutput();
   try {
     return loadJsonSchemaFile(path, cwd);
   } catch (error) {

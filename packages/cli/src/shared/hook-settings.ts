@@ -10,6 +10,9 @@ import {
   kodoHome,
   type LoadedSettings,
 } from '@kodo/core/engine';
+// The ESM build: the package's default entry is a UMD module bundlers cannot follow. A static
+// import: core reads settings with the same module, so it is loaded already.
+import { applyEdits, modify } from 'jsonc-parser/lib/esm/main.js';
 
 /**
  * The hooks the settings define and turning one off or on again, for `kodo hooks` and `/hooks`.
@@ -124,8 +127,6 @@ function unknownHook(name: string, config: HookConfig): string {
 
 /** Rewrites only `hooksConfig.disabled`, with the file's own formatting and comments kept. */
 async function writeDisabled(path: string, disabled: string[]): Promise<void> {
-  // The ESM build: the package's default entry is a UMD module bundlers cannot follow.
-  const { applyEdits, modify } = await import('jsonc-parser/lib/esm/main.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

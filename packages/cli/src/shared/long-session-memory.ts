@@ -1,6 +1,8 @@
 // A headless run that goes on for more than a few turns switches V8 to memory-saving mode. Its own
 // file so the start-up path does not load node:v8 (memory-mode.ts) for the runs that never get long.
 
+import { onDemand } from '../on-demand';
+
 /** Model turns after which a headless run switches to memory-saving mode. */
 export const LONG_SESSION_TURNS = 20;
 
@@ -21,7 +23,7 @@ export function favourMemoryWhenLong(options: {
   const switchMode =
     options.switchMode ??
     (() => {
-      void import('./memory-mode').then((module) => module.favourMemoryOverSpeed());
+      void onDemand.memoryMode().then((module) => module.favourMemoryOverSpeed());
     });
   let turns = 0;
   let switched = false;

@@ -18,8 +18,11 @@ import { setFlagsFromString } from 'node:v8';
  * memory sooner. V8 reads it as it goes, so setting it after start-up takes effect.
  */
 export function favourMemoryOverSpeed(): void {
+  // Compiled code is cached with the V8 flags it was made under: what start-up compiled is written
+  // now, under the flags the next start will have (Node 22.10+; before, Node writes it at exit).
+  const nodeModule = process.getBuiltinModule?.('node:module') as
+    | { flushCompileCache?: () => void }
+    | undefined;
+  nodeModule?.flushCompileCache?.();
   setFlagsFromString('--optimize-for-size');
-  // Code caches are checked against V8's flags: the entry's loader must stop using and writing
-  // them, or every interactive run would refuse and rewrite the caches of the chunks it loads.
-  (globalThis as { __kodoCodeCache?: { flagsChanged(): void } }).__kodoCodeCache?.flagsChanged();
 }

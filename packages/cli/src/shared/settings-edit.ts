@@ -1,6 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kodoHome, type LoadedSettings, SettingsError } from '@kodo/core/engine';
+// The ESM build: the package's default entry is a UMD module bundlers cannot follow. A static
+// import: core reads settings with the same module, so it is loaded already.
+import { applyEdits, modify, parse } from 'jsonc-parser/lib/esm/main.js';
 import { keepingTrustFingerprint } from './trust-gate';
 
 export type EditScope = 'user' | 'workspace';
@@ -20,8 +23,6 @@ export function settingsFileFor(
 
 /** Sets one key path in a settings file, keeping its formatting and comments. */
 export async function writeSetting(path: string, keys: (string | number)[], value: unknown): Promise<void> {
-  // The ESM build: the package's default entry is a UMD module bundlers cannot follow.
-  const { applyEdits, modify, parse } = await import('jsonc-parser/lib/esm/main.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

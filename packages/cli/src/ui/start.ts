@@ -8,6 +8,7 @@ import {
   type Session,
   userHome,
 } from '@kodo/core/engine';
+import { onDemand } from '../on-demand';
 import type { CliArgs } from '../shared/args';
 import { autoMemoryOn, proposeToInbox, worthProposing } from '../shared/auto-memory';
 import { ExitCode, FatalError } from '../shared/exit-codes';
@@ -245,7 +246,7 @@ async function loadUi(): Promise<typeof import('./mount')> {
     Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
   }
   try {
-    return await import('./mount');
+    return await onDemand.uiMount();
   } finally {
     if (fetchDescriptor?.configurable) Object.defineProperty(globalThis, 'fetch', fetchDescriptor);
     for (const [name, value] of Object.entries(hidden)) {

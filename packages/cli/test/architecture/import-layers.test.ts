@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
-import { cycles, type FolderGraph, folderGraph, topFolderOf } from '@kodo/testkit/import-graph';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { cycles, type FolderGraph, folderGraph, sourceFiles, topFolderOf } from '@kodo/testkit/import-graph';
 import { describe, expect, it } from 'vitest';
 
 const cliSrc = resolve(__dirname, '../../src');
@@ -29,10 +30,43 @@ const LAYERS: Record<string, number> = {
  */
 const SHARED_FILES_AT_ROOT = new Set(['input.ts']);
 
+/**
+ * The list of what loads on demand (src/on-demand.ts, the bundle's split points) is a table, not
+ * a layer: every front end reads it and it names modules of every front end. Its own imports are
+ * not counted; instead each use `onDemand.<name>()` counts as an import of that entry's module by
+ * the file that calls it, so loading through the list obeys the same layers as a direct import.
+ */
+const ON_DEMAND = 'on-demand.ts';
+
 /** The layer node a path relative to src/ belongs to (import specifiers come without `.ts`). */
 function nodeOf(path: string): string {
   const file = /\.tsx?$/.test(path) ? path : `${path}.ts`;
+  if (file === ON_DEMAND) return 'on-demand';
   return SHARED_FILES_AT_ROOT.has(file) ? 'shared' : topFolderOf(path);
+}
+
+/** The folder graph with the on-demand list's entries charged to the files that call them. */
+function cliGraph(): FolderGraph {
+  const graph = folderGraph({ root: cliSrc, nodeOf, ignoreFrom: ['on-demand'] });
+  for (const edges of graph.values()) edges.delete('on-demand');
+  const entries = new Map(
+    [
+      ...readFileSync(resolve(cliSrc, ON_DEMAND), 'utf8').matchAll(/(\w+): \(\) => import\('\.\/([^']+)'\)/g),
+    ].map((match) => [match[1]!, match[2]!]),
+  );
+  for (const file of sourceFiles(cliSrc)) {
+    const path = relative(cliSrc, file).split('\\').join('/');
+    const from = nodeOf(path);
+    for (const use of readFileSync(file, 'utf8').matchAll(/\bonDemand\.(\w+)\b/g)) {
+      const target = entries.get(use[1]!);
+      if (target === undefined || nodeOf(target) === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string>();
+      if (!edges.has(nodeOf(target)))
+        edges.set(nodeOf(target), `${path} loads onDemand.${use[1]} (${target})`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
 }
 
 /** Every edge that points up or sideways: a layer importing its own level or one above. */
@@ -45,7 +79,7 @@ function layerViolations(graph: FolderGraph, layers: Record<string, number>): st
 }
 
 describe('the layers of packages/cli/src (docs/architecture.md)', () => {
-  const graph = folderGraph({ root: cliSrc, nodeOf });
+  const graph = cliGraph();
 
   it('has no import cycle between folders, type imports and lazy imports included', () => {
     const found = cycles(graph);
@@ -62,6 +96,12 @@ describe('the layers of packages/cli/src (docs/architecture.md)', () => {
 
   it('lets front ends import only shared/, never each other, and shared/ import nothing above it', () => {
     expect(layerViolations(graph, LAYERS)).toEqual([]);
+  });
+
+  it('charges a load through the on-demand list to its caller', () => {
+    // run.ts starts the front ends through the list: the program imports each of them.
+    expect([...(graph.get('(root)')?.keys() ?? [])]).toEqual(expect.arrayContaining(['headless', 'ui']));
+    expect(graph.has('on-demand')).toBe(false);
   });
 
   it('finds a front end importing another (the check itself works)', () => {

@@ -36,7 +36,7 @@ describe('npm pack of the cli', () => {
     for (const needed of [
       'bin/kodo.cjs',
       'dist/kodo.cjs',
-      'dist/cli.cjs',
+      'dist/cli.mjs',
       'dist/demo/session.jsonl',
       'dist/wasm/tree-sitter-bash.wasm',
       'dist/wasm/web-tree-sitter.wasm',
@@ -46,7 +46,7 @@ describe('npm pack of the cli', () => {
     }
     // Every file of the built bundle goes into the tarball, but its source maps (two thirds of
     // its size, read by nothing at run time).
-    const built = filesUnder(join(cliDir, 'dist')).filter((path) => !path.startsWith('code-cache/'));
+    const built = filesUnder(join(cliDir, 'dist'));
     for (const file of built) {
       if (file.endsWith('.map')) expect(packed, file).not.toContain(`dist/${file}`);
       else expect(packed, file).toContain(`dist/${file}`);

@@ -5,15 +5,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type GeminiMock, startGeminiMock } from '@kodo/testkit';
 import { afterEach, beforeEach } from 'vitest';
-import { fnv1a } from '../../src/code-cache-file';
 
 /** The built kodo (`npm run build`). */
 export const cliDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-/** Where it keeps its V8 code caches, one folder per Node version and flags. */
-export const codeCacheBase = join(cliDist, 'code-cache');
 
 export interface E2eDirs {
   /** The temp folder holding the others; a test may add its own folders here. */
@@ -71,39 +68,53 @@ export function spawnedKodoEnv(home: string, extra: Record<string, string> = {})
 export interface LoadedModules {
   /** Node's built-ins (`NativeModule fs`…). */
   builtins: string[];
-  /** Files, by path. */
+  /** Files, by path (CommonJS and ES modules). */
   files: string[];
 }
 
 /**
  * Records what a run loaded before its first request, through a preload written in `dir`: pass
- * `env` to the run, then `read()`. The flag gives such runs a code-cache folder of their own
- * (named by the flags), which `cleanup()` removes.
+ * `env` to the run, then `read()`. `files: true` also lists the ES modules it loaded, through
+ * module hooks (which load worker_threads and node:module themselves: read `builtins` from a run
+ * without them).
  */
-export function modulesAtFirstRequest(dir: string): {
+export function modulesAtFirstRequest(
+  dir: string,
+  options: { files?: boolean; tag?: string } = {},
+): {
   env: { NODE_OPTIONS: string };
   read(): LoadedModules;
   cleanup(): void;
 } {
-  const report = join(dir, 'modules.json');
-  const preload = join(dir, 'record-modules.cjs');
+  const tag = options.tag ?? (options.files ? 'files' : 'builtins');
+  const report = join(dir, `modules-${tag}.json`);
+  const loadedList = join(dir, `modules-${tag}-loaded.txt`);
+  const hooks = join(dir, `record-modules-${tag}-hooks.mjs`);
+  const preload = join(dir, `record-modules-${tag}.cjs`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(loadedList)}, url + '\\n');
+  return next(url, context);
+}`,
+  );
   writeFileSync(
     preload,
-    `const dc = require('node:diagnostics_channel');
+    `${options.files ? `require('node:module').register(${JSON.stringify(pathToFileURL(hooks).href)});\n` : ''}const dc = require('node:diagnostics_channel');
 dc.subscribe('http.client.request.start', function once() {
   dc.unsubscribe('http.client.request.start', once);
-  require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));
+  const fs = require('node:fs');
+  const esm = fs.existsSync(${JSON.stringify(loadedList)}) ? fs.readFileSync(${JSON.stringify(loadedList)}, 'utf8').split('\\n').filter((url) => url.startsWith('file:')).map((url) => require('node:url').fileURLToPath(url)) : [];
+  fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ builtins: process.moduleLoadList, files: [...Object.keys(require.cache), ...esm] }));
 });`,
   );
-  const options = `--require ${preload}`;
   return {
-    env: { NODE_OPTIONS: options },
+    env: { NODE_OPTIONS: `--require ${preload}` },
     read: () => JSON.parse(readFileSync(report, 'utf8')) as LoadedModules,
-    cleanup: () =>
-      rmSync(join(codeCacheBase, `${process.version}-${fnv1a(`\0${options}`).toString(16)}`), {
-        recursive: true,
-        force: true,
-      }),
+    cleanup: () => {
+      for (const file of [report, loadedList, hooks, preload]) rmSync(file, { force: true });
+    },
   };
 }
 

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONTEXT_FILE_NAMES } from '../context/memory-files';
 import { readCompatNotes } from '../extensions/compat-notes';
-import { loadExtensionsModule } from '../extensions/lazy';
 import { proxySettings } from '../net/proxy-env';
+import { loadExtensionsModule, loadPart } from '../on-demand';
 import { probeBwrap } from '../safety/sandbox/bwrap';
 import { isSecretEnvName } from '../utils/env';
 
@@ -131,7 +131,7 @@ export async function runDoctorChecks(place: { cwd: string; env: NodeJS.ProcessE
 
 async function shellParserCheck() {
   try {
-    const { loadShellParser } = await import('../scheduler/policy/shell-parser');
+    const { loadShellParser } = await loadPart.shellParser();
     const parsed = (await loadShellParser()).parse('git status && ls');
     return {
       name: 'shell parser',

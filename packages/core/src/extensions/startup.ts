@@ -1,10 +1,11 @@
 // What a run needs of extensibility on the way to the first request besides discovery itself:
 // the skills' prompt section and tool declaration. Loaded on its own (loadExtensionsStartupModule
 // in on-demand.ts), so a run does not load the install and management code of './index' for them.
+
+import { loadExtensionsModule } from '../on-demand';
 import { type ActivateSkillOptions, activateSkillSpec } from '../skills/activate-skill-spec';
 import type { LazyTool } from '../tools/tool';
 import type { Extensibility, ExtensibilityOptions } from './extensibility';
-import { loadExtensionsModule } from './lazy';
 
 export { skillsPromptSection } from '../skills/prompt';
 export { compatNotesFile, readCompatNotes, recordCompatNotes } from './compat-notes';

@@ -1,4 +1,6 @@
 // The input pipeline (docs/architecture.md, "Input"): what a line means, in every front end.
+
+export { type InputFilesModule, loadInputFiles } from '../on-demand';
 export {
   BUILTIN_COMMANDS,
   type BuiltinCommand,
@@ -7,7 +9,6 @@ export {
 } from './builtin-commands';
 export { startSessionWithHookContext } from './hook-context';
 export { MAX_IMAGE_BYTES } from './image-limits';
-export { type InputFilesModule, loadInputFiles } from './lazy';
 export { resolveInput } from './pipeline';
 export { runShellLine, type ShellLineResult } from './shell-line';
 export { shellCommandNote } from './shell-note';

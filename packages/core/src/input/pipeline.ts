@@ -18,11 +18,11 @@
 import { routeAgentMention } from '../agent/agent-mention';
 import type { CustomCommand } from '../commands/definition';
 import type { Part } from '../contracts/messages';
-import { loadExtensionsModule } from '../extensions/lazy';
 import { acceptsImages } from '../llm/models';
 import { type McpPromptCommand, parsePromptArguments, promptHelp, promptText } from '../mcp/prompts';
+import { loadExtensionsModule, loadInputFiles, loadPart } from '../on-demand';
 import type { SkillDefinition } from '../skills/definition';
-import { loadInputFiles } from './lazy';
+
 import { activateSkill, skillActivationParts } from './skills';
 import { findSlashTarget, listCommands, parseSlash } from './slash';
 import { commandTemplateServices } from './template-services';
@@ -68,7 +68,7 @@ async function typedPrompt(input: LineInput, options: ResolveOptions): Promise<R
   const mcp = sources.mcp;
   const resourceServers = mcp ? new Set(mcp.resourceServers().map((server) => server.name)) : undefined;
   if (mcp && resourceServers && resourceServers.size > 0 && text.includes('@')) {
-    const { expandResourceReferences } = await import('../mcp/resources');
+    const { expandResourceReferences } = await loadPart.mcpResources();
     const expanded = await expandResourceReferences(text, mcp, signal);
     text = expanded.text;
     skipped.push(...expanded.skipped);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { TemplateServices } from '../commands/expand';
 import type { AgentEvent } from '../contracts/events';
 import type { Part } from '../contracts/messages';
-import { loadExtensionsModule } from '../extensions/lazy';
+import { loadExtensionsModule } from '../on-demand';
 import type { CompletedToolCall } from '../scheduler/scheduler';
 import type { InputSession } from './types';
 

@@ -7,6 +7,8 @@
  * A server that dies keeps its tools registered: a call answers with an error that says the
  * server went away and how to reconnect (`/mcp refresh` → `refresh()`), rather than "no such tool".
  */
+
+import { loadPart } from '../on-demand';
 import type { ToolRegistry } from '../tools/registry';
 import { untilAborted } from '../utils/abort';
 import type { McpServerConfig } from './config';
@@ -169,7 +171,7 @@ export class McpManager implements McpResourceSource {
   ): Promise<McpSignInResult> {
     const connection = this.connection(server);
     if (!this.options.oauthDir) throw new Error('OAuth sign-in is not available in this session.');
-    const { signInToMcpServer } = await import('./oauth-flow');
+    const { signInToMcpServer } = await loadPart.mcpOAuth();
     const result = await signInToMcpServer({
       ...options,
       config: connection.config,

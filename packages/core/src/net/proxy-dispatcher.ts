@@ -14,7 +14,7 @@ class ProxyRouter extends Dispatcher {
     super();
   }
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers): boolean {
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const origin = typeof options.origin === 'string' ? new URL(options.origin) : options.origin;
     const proxy = origin ? proxyFor(origin, this.settings) : undefined;
     return (proxy ? this.proxyAgent(proxy) : this.direct).dispatch(options, handler);

@@ -1,4 +1,5 @@
 import type { Agent } from 'node:http';
+import { loadPart } from '../on-demand';
 import { proxyFor, proxySettings } from './proxy-env';
 
 /**
@@ -19,7 +20,7 @@ let fetchRouted: Promise<void> | undefined;
 export async function agentFor(url: URL, env: NodeJS.ProcessEnv = process.env): Promise<Agent | undefined> {
   const proxy = proxyFor(url, proxySettings(env));
   if (!proxy) return undefined;
-  agents ??= import('./proxy-agents');
+  agents ??= loadPart.proxyAgents();
   return (await agents).agentFor(url, proxy);
 }
 
@@ -31,8 +32,8 @@ export async function agentFor(url: URL, env: NodeJS.ProcessEnv = process.env): 
 export function routeFetchThroughProxy(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const settings = proxySettings(env);
   if (!settings) return Promise.resolve();
-  fetchRouted ??= import('./proxy-dispatcher').then(({ installProxyDispatcher }) =>
-    installProxyDispatcher(settings),
-  );
+  fetchRouted ??= loadPart
+    .proxyDispatcher()
+    .then(({ installProxyDispatcher }) => installProxyDispatcher(settings));
   return fetchRouted;
 }

@@ -5,11 +5,11 @@
  */
 import { unpricedModelRefusal } from '../agent/budgets';
 import type { Settings, SettingsScope } from '../config/settings';
-import { loadExtensionsStartupModule } from '../extensions/lazy';
 import { type HookConfig, type HookSettingsSource, hookConfigFromSources } from '../hooks/config';
 import type { HookFeedback } from '../hooks/types';
 import type { ModelCatalogue } from '../llm/models';
 import type { McpManager } from '../mcp/index';
+import { loadExtensionsStartupModule } from '../on-demand';
 import { ApprovalModeError } from '../session/approval-mode-gate';
 import type { SessionRecorder } from '../session/recorder';
 import { type ConfigArgs, type ResolvedConfig, resolveConfig } from '../session/resolve-config';

@@ -1,9 +1,9 @@
 import type { SubagentDefinition } from '../agent/subagents';
 import type { Settings, SettingsScope } from '../config/settings';
 import type { AgentDefinition, Extensibility } from '../extensions/index';
-import { loadExtensionsStartupModule } from '../extensions/lazy';
 import { hasExtensibilityFiles } from '../extensions/presence';
 import type { HookSettingsSource } from '../hooks/config';
+import { loadExtensionsStartupModule } from '../on-demand';
 import { RuntimeSetupError } from './setup-error';
 
 /** What extensions, plugins, commands, skills and agents add to a session. */

@@ -4,7 +4,6 @@ import type { Settings } from '../config/settings';
 import type { ContentGenerator } from '../contracts/content-generator';
 import type { ContextWindowSource } from '../llm/context-windows';
 import type { Effort } from '../llm/effort';
-import { loadReplayGenerators } from '../llm/lazy';
 import { BUILTIN_CATALOGUE, type ModelCatalogue } from '../llm/models';
 import { catalogueWithOverrides } from '../llm/providers/model-catalogue';
 import {
@@ -18,6 +17,7 @@ import {
 import { ProviderRouter } from '../llm/providers/router';
 import type { TransportTimeouts } from '../llm/providers/transport-limits';
 import type { RecordingContentGenerator } from '../llm/recording';
+import { loadReplayGenerators } from '../on-demand';
 import { unsupportedSignInMessage } from './google-sign-in';
 import { RuntimeSetupError } from './setup-error';
 

@@ -1,6 +1,7 @@
 import type { Settings } from '../config/settings';
+import { hasMcpServers } from '../mcp/config-check';
 import type { McpManager } from '../mcp/index';
-import { hasMcpServers, loadMcpModule } from '../mcp/load';
+import { loadMcpModule } from '../on-demand';
 import type { PolicyRule } from '../scheduler/policy/rule';
 import type { ToolRegistry } from '../tools/registry';
 import { sanitizeEnv } from '../utils/env';

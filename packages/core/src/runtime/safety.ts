@@ -2,8 +2,8 @@ import { tmpdir } from 'node:os';
 import { geminiHome, kodoHome } from '../config/paths';
 import { projectTempDir } from '../config/project';
 import type { ToolsSettings } from '../config/settings-types';
+import { loadCheckpointing } from '../on-demand';
 import type { CheckpointStore } from '../safety/checkpoints';
-import { loadCheckpointing } from '../safety/lazy-checkpoints';
 import {
   type CommandSandbox,
   createSandbox,

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadPart } from '../on-demand';
 import { ChatCheckpoints } from './checkpoints';
 import { SessionRecorder } from './recorder';
 import { type ImportedFrom, sessionFileName } from './records';
@@ -106,7 +107,7 @@ export class SessionStore {
     options: LoadSessionOptions & { onError?: (message: string) => void } = {},
   ): Promise<{ loaded: LoadedSession; recorder: SessionRecorder }> {
     // Loaded on demand: a run that starts a new session never needs the reader.
-    const { loadSession } = await import('./resume');
+    const { loadSession } = await loadPart.sessionResume();
     const loaded = await loadSession(session.file, options);
     const recorder = new SessionRecorder({
       file: session.file,

@@ -1,3 +1,4 @@
+import { loadPart } from '../on-demand';
 import type { CompletedToolCall } from '../scheduler/scheduler';
 
 /**
@@ -61,6 +62,6 @@ export const NO_TELEMETRY: Telemetry = {
 
 /** Loads the OpenTelemetry-backed implementation on demand. */
 export async function createTelemetry(options: TelemetryOptions): Promise<Telemetry> {
-  const { createOtelTelemetry } = await import('./otel');
+  const { createOtelTelemetry } = await loadPart.otel();
   return createOtelTelemetry(options);
 }

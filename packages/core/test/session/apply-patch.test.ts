@@ -10,7 +10,7 @@ import { toResponsesRequestBody } from '../../src/llm/providers/openai-responses
 import { CheckpointStore } from '../../src/safety/checkpoints';
 import { Session } from '../../src/session/session';
 import { applyPatchTool } from '../../src/tools/builtin/apply-patch';
-import { lazyBuiltinTools } from '../../src/tools/builtin/lazy';
+import { lazyBuiltinTools } from '../../src/tools/builtin/declared';
 import { readFileTool } from '../../src/tools/builtin/read-file';
 import { ToolRegistry } from '../../src/tools/registry';
 import { Workspace } from '../../src/tools/workspace';

@@ -9,7 +9,7 @@ import type { GenerateRequest, GenerateResponse, Part } from '../../src/contract
 import { createMcpTool } from '../../src/mcp/tool-adapter';
 import { DeferredTools } from '../../src/session/deferred-tools';
 import { Session } from '../../src/session/session';
-import { lazyBuiltinTools } from '../../src/tools/builtin/lazy';
+import { lazyBuiltinTools } from '../../src/tools/builtin/declared';
 import { ToolRegistry } from '../../src/tools/registry';
 import { createToolSearchTool } from '../../src/tools/tool-search';
 import { collect, tempContext } from '../helpers';

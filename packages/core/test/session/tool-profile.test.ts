@@ -13,7 +13,7 @@ import type { ContextWindowSource } from '../../src/llm/context-windows';
 import { estimateRequestTokens } from '../../src/llm/providers/context-guard';
 import { Session } from '../../src/session/session';
 import { COMPACT_TOOL_DECLARATIONS } from '../../src/tools/builtin/compact-specs';
-import { lazyBuiltinTools } from '../../src/tools/builtin/lazy';
+import { lazyBuiltinTools } from '../../src/tools/builtin/declared';
 import { BUILTIN_TOOL_SPECS } from '../../src/tools/builtin/specs.generated';
 import { ToolRegistry } from '../../src/tools/registry';
 import { collect, tempContext } from '../helpers';

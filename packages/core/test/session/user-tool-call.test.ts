@@ -4,7 +4,7 @@ import { FakeContentGenerator } from '../../src/llm/fake';
 import type { ConfirmationRequest } from '../../src/scheduler/scheduler';
 import { Session } from '../../src/session/session';
 import { runUserToolCall, type UserToolCallDeps } from '../../src/session/user-tool-call';
-import { lazyBuiltinTools } from '../../src/tools/builtin/lazy';
+import { lazyBuiltinTools } from '../../src/tools/builtin/declared';
 import { ToolRegistry } from '../../src/tools/registry';
 import { collect, ofType, tempContext, testTools } from '../helpers';
 

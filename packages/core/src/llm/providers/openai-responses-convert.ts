@@ -27,15 +27,9 @@ import { openAIResponsesTextFormat } from '../structured-output/openai';
 import { pairToolCalls } from './call-pairing';
 import { modelChunk } from './model-chunk';
 import { openAIErrorFromBody, toolResultText, usageMetadata } from './openai-convert';
+import { isOpenAIReasoningSignature, OPENAI_REASONING_PREFIX } from './openai-signatures';
 
 type Json = Record<string, unknown>;
-
-/** Marks a thought part that carries an OpenAI reasoning item's encrypted content. */
-export const OPENAI_REASONING_PREFIX = 'openai-reasoning:';
-
-export function isOpenAIReasoningSignature(signature: string | undefined): boolean {
-  return signature?.startsWith(OPENAI_REASONING_PREFIX) === true;
-}
 
 export interface ResponsesBodyOptions {
   stream: boolean;

@@ -16,6 +16,7 @@ import type { ModelOverrideSettings, ProviderProfileSettings } from '../../confi
 import type { ContentGenerator } from '../../contracts/content-generator';
 import { AuthError } from '../../contracts/errors';
 import type { GenerationConfig } from '../../contracts/messages';
+import { loadProvider } from '../../on-demand';
 import { type Effort, isEffort } from '../effort';
 import { modelInfo } from '../models';
 import { checkedHeaders, parseHeaderLines } from './custom-headers';
@@ -448,7 +449,7 @@ function transportOptionsOf(connection: ProviderConnection) {
 export function defaultProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .register('gemini', async (c) => {
-      const { GeminiContentGenerator } = await import('./gemini');
+      const { GeminiContentGenerator } = await loadProvider.gemini();
       return new GeminiContentGenerator({
         apiKey: c.apiKey ?? '',
         transportOptions: transportOptionsOf(c),
@@ -457,7 +458,7 @@ export function defaultProviderRegistry(): ProviderRegistry {
       });
     })
     .register('openai', async (c) => {
-      const { OpenAIContentGenerator } = await import('./openai');
+      const { OpenAIContentGenerator } = await loadProvider.openai();
       return new OpenAIContentGenerator({
         providerName: c.name,
         transportOptions: transportOptionsOf(c),
@@ -469,7 +470,7 @@ export function defaultProviderRegistry(): ProviderRegistry {
       });
     })
     .register('anthropic', async (c) => {
-      const { AnthropicContentGenerator } = await import('./anthropic');
+      const { AnthropicContentGenerator } = await loadProvider.anthropic();
       return new AnthropicContentGenerator({
         providerName: c.name,
         transportOptions: transportOptionsOf(c),

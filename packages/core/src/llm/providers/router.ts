@@ -20,6 +20,7 @@ import type {
   GenerateResponse,
   Part,
 } from '../../contracts/messages';
+import { loadProvider } from '../../on-demand';
 import { untilAborted } from '../../utils/abort';
 import type { ContextWindowSource } from '../context-windows';
 import { type Effort, type ThinkingFamily, thinkingPlan } from '../effort';
@@ -28,7 +29,7 @@ import { isAnthropicSignature } from './anthropic-signatures';
 import type { DiscoveredWindow } from './context-discovery';
 import { ContextGuard } from './context-guard';
 import { catalogueWithOverrides } from './model-catalogue';
-import { isOpenAIReasoningSignature } from './openai-responses-convert';
+import { isOpenAIReasoningSignature } from './openai-signatures';
 import { openAIWireFor } from './openai-wire';
 import {
   defaultProviderRegistry,
@@ -209,7 +210,8 @@ export class ProviderRouter implements ContentGenerator {
     if (!pending) {
       const { baseUrl, discovery, apiKey } = connection;
       // Loaded for local servers only: a cloud provider never asks.
-      pending = import('./context-discovery')
+      pending = loadProvider
+        .contextDiscovery()
         .then(({ discoverContextWindow }) =>
           discoverContextWindow(
             { baseUrl, model: resolved.model, discovery, ...(apiKey ? { apiKey } : {}) },

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadPart } from '../../on-demand';
 import { controlFileAmong } from '../../safety/control-files';
 import { builtinRules } from './defaults';
 import { optionEffects } from './option-effects';
@@ -288,7 +289,7 @@ export class PolicyEngine implements PolicyChecker {
 
 async function defaultShellParserLoader(): Promise<ShellParser> {
   // Imported on demand: the parser module pulls in tree-sitter.
-  const { loadShellParser } = await import('./shell-parser');
+  const { loadShellParser } = await loadPart.shellParser();
   return loadShellParser();
 }
 

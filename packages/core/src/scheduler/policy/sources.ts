@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { geminiHome, kodoHome, userHome } from '../../config/paths';
+import { loadPart } from '../../on-demand';
 import { PolicyEngine } from './engine';
 import { commandPrefixPattern, effectivePriority, type PolicyRule, type PolicyTier } from './rule';
 
@@ -159,7 +160,7 @@ export async function loadPolicyEngine(setup: PolicySetup): Promise<PolicyEngine
   const rules: PolicyRule[] = [];
   if (files.length > 0) {
     // The TOML parser loads only when there is a policy file to read.
-    const { parsePolicyToml } = await import('./toml-rules');
+    const { parsePolicyToml } = await loadPart.policyToml();
     for (const { tier, file, cautionOnly } of files) {
       let text: string;
       try {

@@ -1,3 +1,4 @@
+import { loadBuiltinToolsModule } from '../../on-demand';
 import type { LazyTool, Tool } from '../tool';
 import { BUILTIN_TOOL_SPECS } from './specs.generated';
 
@@ -8,7 +9,7 @@ import { BUILTIN_TOOL_SPECS } from './specs.generated';
 export function lazyBuiltinTools(): LazyTool[] {
   let loading: Promise<Map<string, Tool>> | undefined;
   const loadAll = () => {
-    loading ??= import('./index').then(
+    loading ??= loadBuiltinToolsModule().then(
       (module) => new Map(module.builtinTools().map((tool) => [tool.name, tool])),
     );
     return loading;
