@@ -43,6 +43,15 @@ describe('kodo doctor', () => {
     const out = run.stdout;
     expect(out).toContain(`honoured ${join(dirs.workspace, 'AGENTS.md')}: context file`);
     expect(out).toContain(`honoured ${join(dirs.workspace, 'CLAUDE.md')}: context file`);
+    // Each file has one verdict: the project's CLAUDE.md is not also listed as ignored.
+    const verdicts = out
+      .split('\n')
+      .filter(
+        (line) =>
+          line.endsWith(` ${join(dirs.workspace, 'CLAUDE.md')}`) ||
+          line.includes(` ${join(dirs.workspace, 'CLAUDE.md')}:`),
+      );
+    expect(verdicts).toHaveLength(1);
     expect(out).toContain(
       `honoured ${join(dirs.workspace, '.mcp.json')}: Claude Code's project MCP servers (trusted folders`,
     );

@@ -56,12 +56,13 @@ export async function runDoctorChecks(place: { cwd: string; env: NodeJS.ProcessE
   for (const dir of [cwd, join(home, '.gemini'), join(home, '.kodo')]) {
     for (const name of DEFAULT_CONTEXT_FILE_NAMES) note(join(dir, name), 'honoured', 'context file');
   }
+  // The project's CLAUDE.md is a context file like the others (above); Claude Code's user memory
+  // is not: kodo's user context files live in ~/.kodo and ~/.gemini.
   note(
-    join(cwd, 'CLAUDE.md'),
+    join(home, '.claude', 'CLAUDE.md'),
     'ignored',
-    'Claude Code context file: not read yet (name it in context.fileName)',
+    "Claude Code user context file: not read (kodo's user context files are in ~/.kodo and ~/.gemini)",
   );
-  note(join(home, '.claude', 'CLAUDE.md'), 'ignored', 'Claude Code user context file: not read yet');
   note(join(home, '.gemini', 'settings.json'), 'honoured', 'Gemini CLI user settings');
   note(join(cwd, '.gemini', 'settings.json'), 'honoured', 'Gemini CLI project settings (trusted folders)');
   note(join(home, '.gemini', 'policies'), 'honoured', 'Gemini CLI policies');
