@@ -17,7 +17,7 @@ const TWO_PROMPTS = [user('use pnpm here'), model('ok'), user('run the tests'), 
 
 /** A session as proposeToInbox reads it: its model, history and id. */
 function fakeSession(history: Content[], client: ToolModelClient): Session {
-  return { id: 's1', history: () => history, toolContext: { model: client } } as unknown as Session;
+  return { id: 's1', history: () => history, oneShotModel: () => client } as unknown as Session;
 }
 
 function answering(text: string): ToolModelClient & { calls: number } {
