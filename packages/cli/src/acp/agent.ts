@@ -21,7 +21,6 @@ import {
   type SessionSummary,
   type Settings,
   type SettingsScope,
-  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import type { CliArgs } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
@@ -174,7 +173,7 @@ export class AcpAgent {
     const cwd = checkedCwd(params.cwd);
     const sessionId = newSessionId();
     const open = await this.open({ sessionId, cwd, mcpServers: params.mcpServers, client });
-    await startSessionWithHookContext(open.session, 'startup');
+    await open.session.start('startup');
     this.announceCommands(sessionId, open, client);
     return { sessionId, ...this.sessionState(open) };
   }
@@ -208,7 +207,7 @@ export class AcpAgent {
     }
     open.title = summary.title;
     await notify(sessionInfoUpdate(summary.title, summary.lastUpdated));
-    await startSessionWithHookContext(open.session, 'resume');
+    await open.session.start('resume');
     this.announceCommands(summary.id, open, client);
     return this.sessionState(open);
   }

@@ -318,8 +318,7 @@ export async function openServeSession(setup: {
       onPolicyFeedback: (message) => context.stderr.write(`${message}\n`),
     });
     const { session } = await runtime.newSession({ sessionId });
-    const { context: hookContext } = await session.start('startup');
-    if (hookContext) session.addContext([{ text: hookContext }]);
+    await session.start('startup');
     return { runtime, session };
   } catch (caught) {
     await runtime?.close();

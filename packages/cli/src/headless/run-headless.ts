@@ -8,7 +8,6 @@ import {
   type Session,
   type Settings,
   type SettingsScope,
-  startSessionWithHookContext,
 } from '@kodo/core/engine';
 import { assembleInput } from '../input';
 import { onDemand } from '../on-demand';
@@ -101,7 +100,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     if (output.sessionChange) session.subscribe(output.sessionChange);
     // SessionStart's added context joins the conversation as context, as in every front end
     // (docs/architecture.md, "Input").
-    await startSessionWithHookContext(session, start.resume ? 'resume' : 'startup', controller.signal);
+    await session.start(start.resume ? 'resume' : 'startup', controller.signal);
     const live = session;
     const watchLength = favourMemoryWhenLong({});
     const runPrompt = async (text: string, parts?: Part[]): Promise<number> => {

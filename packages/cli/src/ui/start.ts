@@ -104,11 +104,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     stderr.write(`[ERROR] ${error.message}\n`);
     return error.exitCode;
   }
-  // SessionStart hooks: their context becomes the first turn of the conversation.
-  const { context: hookContext } = await created.session.start(
-    args.resume !== undefined ? 'resume' : 'startup',
-  );
-  if (hookContext) created.session.addContext([{ text: hookContext }]);
+  // SessionStart hooks: their context joins the conversation (Session.start).
+  await created.session.start(args.resume !== undefined ? 'resume' : 'startup');
   /** The session in use: /clear and /resume replace it. */
   let current = created.session;
   if (runtime.generator.debugLogPath) stderr.write(`[INFO] Debug log: ${runtime.generator.debugLogPath}\n`);
@@ -162,8 +159,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
         // The session left behind ends (SessionEnd `other`); the chosen one starts as resumed.
         await runtime.endSession(current, 'other');
         current = next.session;
-        const { context: added } = await next.session.start('resume');
-        if (added) next.session.addContext([{ text: added }]);
+        await next.session.start('resume');
         if (!start.imported) notes.push(`Resumed session ${start.sessionId}.`);
         return { session: next.session, messages: next.resumed?.messages ?? [], notes };
       },

@@ -7,7 +7,6 @@ export {
   builtinCommandsFor,
   findBuiltinCommand,
 } from './builtin-commands';
-export { startSessionWithHookContext } from './hook-context';
 export { MAX_IMAGE_BYTES } from './image-limits';
 export { resolveInput } from './pipeline';
 export { runShellLine, type ShellLineResult } from './shell-line';

@@ -83,8 +83,7 @@ export class Runtime {
   async clearSession(old: Session): Promise<RuntimeSession> {
     await this.endSession(old, 'clear');
     const next = await this.newSession();
-    const { context } = await next.session.start('clear');
-    if (context) next.session.addContext([{ text: context }]);
+    await next.session.start('clear');
     return next;
   }
 
@@ -95,8 +94,7 @@ export class Runtime {
   async clearConversation(session: Session, signal?: AbortSignal): Promise<void> {
     await session.end('clear');
     session.replaceHistory([], { reason: 'clear' });
-    const { context } = await session.start('clear', signal);
-    if (context) session.addContext([{ text: context }]);
+    await session.start('clear', signal);
   }
 
   /** Fires SessionEnd for a session the front end leaves (`/resume` of another, `/clear`); close() skips it. */

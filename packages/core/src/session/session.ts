@@ -167,7 +167,12 @@ export class Session {
   async start(source: SessionStartSource, signal?: AbortSignal): Promise<{ context?: string }> {
     if (!this.hooks) return {};
     const { additionalContext } = await this.hooks.sessionStart(source, signal);
-    return additionalContext ? { context: hookContextBlock(additionalContext) } : {};
+    if (!additionalContext) return {};
+    // SessionStart's context is context in every front end, never prompt text: it joins the
+    // conversation now, ahead of the first prompt, which stays as typed (docs/architecture.md, "Input").
+    const context = hookContextBlock(additionalContext);
+    this.addContext([{ text: context }]);
+    return { context };
   }
 
   /**

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ContentGenerator } from '../../src/contracts/content-generator';
 import type { GenerateRequest, GenerateResponse } from '../../src/contracts/messages';
 import type { HooksSettings } from '../../src/hooks/types';
-import { startSessionWithHookContext } from '../../src/input/hook-context';
 import { FakeContentGenerator } from '../../src/llm/fake';
 import { Session } from '../../src/session/session';
 import { ToolRegistry } from '../../src/tools/registry';
@@ -186,7 +185,7 @@ describe('agent hooks in the session', () => {
       [[text('Hi.')]],
     );
     // What every front end calls (headless, terminal, ACP; docs/architecture.md, "Input").
-    await startSessionWithHookContext(session, 'startup');
+    expect(await session.start('startup')).toEqual({ context: '<hook_context>Team rule</hook_context>' });
     await run(session, 'hi');
     expect(generator.requests[0]!.contents).toEqual([
       { role: 'user', parts: [{ text: '<hook_context>Team rule</hook_context>' }, { text: 'hi' }] },

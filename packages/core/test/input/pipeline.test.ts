@@ -7,7 +7,6 @@ import type { CustomCommand } from '../../src/commands/definition';
 import type { AgentEvent } from '../../src/contracts/events';
 import type { Part } from '../../src/contracts/messages';
 import { BUILTIN_COMMANDS, builtinCommandsFor } from '../../src/input/builtin-commands';
-import { startSessionWithHookContext } from '../../src/input/hook-context';
 import { resolveInput } from '../../src/input/pipeline';
 import { runShellLine } from '../../src/input/shell-line';
 import { listCommands } from '../../src/input/slash';
@@ -349,18 +348,5 @@ describe('!command and hook context', () => {
     });
     expect(result).toEqual({ status: 'error', ran: false, output: 'denied' });
     expect(fake.context).toEqual([]);
-  });
-
-  it('SessionStart context is added to the conversation, never to the prompt', async () => {
-    const added: Part[] = [];
-    const started = await startSessionWithHookContext(
-      {
-        start: async () => ({ context: '<hook_context>Team rule</hook_context>' }),
-        addContext: (parts) => added.push(...parts),
-      },
-      'startup',
-    );
-    expect(started.context).toBe('<hook_context>Team rule</hook_context>');
-    expect(added).toEqual([{ text: '<hook_context>Team rule</hook_context>' }]);
   });
 });
