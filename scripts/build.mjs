@@ -47,7 +47,8 @@ const common = {
   conditions: ['source'],
   sourcemap: 'linked',
   legalComments: 'none',
-  minify: true,
+  // KODO_NO_MINIFY=1 keeps names readable, for CPU profiles of the built kodo.
+  minify: process.env.KODO_NO_MINIFY !== '1',
   logLevel: 'warning',
   banner,
 };

@@ -76,4 +76,9 @@ export interface AppProps {
   onSession?(sessionId: string): void;
   /** Told the session id when the person leaves. */
   onExit(sessionId: string): void;
+  /**
+   * Clears the screen and its scrollback and tells the frame writer that nothing of the UI is
+   * on screen any more (mountApp passes it); without it the sequence is written directly.
+   */
+  clearScreen?(): void;
 }

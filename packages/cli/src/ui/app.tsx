@@ -115,10 +115,12 @@ export function App(props: AppProps) {
   });
 
   /** Redraws the whole transcript (after a resize, a theme change, expanding thoughts). */
+  const { clearScreen } = props;
   const refreshStatic = useCallback(() => {
-    stdout.write(CLEAR_SCREEN);
+    if (clearScreen) clearScreen();
+    else stdout.write(CLEAR_SCREEN);
     setStaticKey((key) => key + 1);
-  }, [stdout]);
+  }, [stdout, clearScreen]);
 
   const lastWidth = useRef(columns);
   useEffect(() => {

@@ -1,10 +1,13 @@
 import { render } from 'ink';
 import { App, type AppProps } from './app';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON, notificationPolicy } from './notify';
+import { createFrameWriter, type FrameLog } from './terminal/frame-writer';
 
 /** Bracketed paste: the terminal marks pasted text, so its newlines are not taken as Enter. */
 const PASTE_ON = '\u001b[?2004h';
 const PASTE_OFF = '\u001b[?2004l';
+/** Clears the screen and the scrollback, cursor home (the transcript is then drawn again). */
+const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 
 export interface MountOptions {
   stdout: NodeJS.WriteStream;
@@ -25,9 +28,14 @@ export async function mountApp(
   options.stdout.write(focus ? PASTE_ON + FOCUS_REPORTING_ON : PASTE_ON);
   const restore = () => options.stdout.write(focus ? PASTE_OFF + FOCUS_REPORTING_OFF : PASTE_OFF);
   process.once('exit', restore);
+  let frames: FrameLog | undefined;
   const instance = render(
     <App
       {...props}
+      clearScreen={() => {
+        options.stdout.write(CLEAR_SCREEN);
+        frames?.forget();
+      }}
       onSession={(id) => {
         sessionId = id;
       }}
@@ -41,11 +49,16 @@ export async function mountApp(
       stderr: options.stderr,
       exitOnCtrlC: false,
       patchConsole: options.patchConsole ?? true,
-      // Ink's line-diffing mode leaves stale lines behind when static output is written (6.8);
-      // the live region is kept a few lines tall instead, so full repaints of it stay small.
-      incrementalRendering: false,
-      // 60 frames a second at most: a keystroke is drawn within ~17 ms even while an answer streams.
-      maxFps: 60,
+      // Frames are diffed against the screen and final text is inserted above the live region
+      // (our patch of Ink takes the writer); Ink's own writer redraws the whole region each time.
+      createLog: (stdout: NodeJS.WriteStream) => {
+        frames = createFrameWriter(stdout);
+        return frames;
+      },
+      // Ink's frame throttle is only a guard: the live turn is coalesced before it reaches React
+      // (useAgent), and Ink draws once per burst of updates, so a keystroke is drawn at once
+      // instead of waiting up to a frame interval behind the last streamed frame.
+      maxFps: 500,
     },
   );
   try {

@@ -1,0 +1,241 @@
+/**
+ * How the interactive UI's frames reach the terminal (Ink's `log`, replaced through the
+ * `createLog` option our patch of Ink adds; see docs/architecture.md, "Drawing frames").
+ *
+ * Ink's own writer erases the whole live region and writes it again on every frame, and when
+ * something becomes final (`<Static>`) it erases the region, writes the final text and writes the
+ * region again. While an answer streams, that is the input box, the footer and the answer's tail
+ * rewritten 20 times a second: five times the answer's bytes reach the terminal. This writer
+ * sends only what changed:
+ * - a frame rewrites just the rows that differ from the previous frame;
+ * - final text is inserted above the live region (scroll the screen up by its height, insert that
+ *   many blank rows above the region, write the text into them), so the region's rows stay where
+ *   they are on screen and the next frame is again a diff.
+ * Rows are erased before they are written, never after: erasing to the end of a row whose last
+ * column was just written would erase that column.
+ */
+
+const ESC = '\u001b[';
+const HIDE_CURSOR = `${ESC}?25l`;
+const SHOW_CURSOR = `${ESC}?25h`;
+const ERASE_ROW = `${ESC}2K`;
+const ERASE_BELOW = `${ESC}J`;
+
+/** The part of a terminal stream the writer needs (a TTY write stream, or a test double). */
+export interface FrameStream {
+  write(data: string): unknown;
+  /** Rows on screen; final text taller than the screen is written the plain way. */
+  readonly rows?: number;
+}
+
+/** Where Ink wants the terminal's cursor shown, relative to the frame's first row. */
+export interface CursorPosition {
+  x: number;
+  y: number;
+}
+
+/** The interface Ink 6.8 uses for its `log` (log-update), plus `insertStatic`. */
+export interface FrameLog {
+  (frame: string): boolean;
+  clear(): void;
+  done(): void;
+  sync(frame: string): void;
+  setCursorPosition(position: CursorPosition | undefined): void;
+  isCursorDirty(): boolean;
+  willRender(frame: string): boolean;
+  /** Writes final text above the live region, then draws `frame` as the new region. */
+  insertStatic(text: string, frame: string): void;
+  /** The screen was cleared by someone else (cursor home): the next frame is drawn in full. */
+  forget(): void;
+}
+
+const up = (rows: number) => (rows > 0 ? `${ESC}${rows}A` : '');
+const down = (rows: number) => (rows > 0 ? `${ESC}${rows}B` : '');
+const toColumn = (column: number) => (column > 0 ? `${ESC}${column + 1}G` : '\r');
+
+/** The rows a frame occupies: Ink ends a frame with a newline unless it fills the screen. */
+function rowsOf(frame: string): string[] {
+  const rows = frame.split('\n');
+  if (frame.endsWith('\n')) rows.pop();
+  return rows;
+}
+
+export function createFrameWriter(stream: FrameStream): FrameLog {
+  /** The rows of the region on screen now. */
+  let shown: string[] = [];
+  let shownFrame = '';
+  /** The row the cursor is on, counted from the region's first row. */
+  let cursorRow = 0;
+  /** The lowest row (same count) that exists on screen: below it, rows are made by newlines. */
+  let bottomRow = 0;
+  let cursorHidden = false;
+  let requested: CursorPosition | undefined;
+  let cursorDirty = false;
+  let placed: CursorPosition | undefined;
+
+  const sameCursor = (a: CursorPosition | undefined, b: CursorPosition | undefined) =>
+    a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y);
+  const activeCursor = () => (cursorDirty ? requested : undefined);
+
+  /** Moves to the start of `row`; rows below the lowest one on screen are made by newlines. */
+  const moveTo = (row: number): string => {
+    let out: string;
+    if (row <= bottomRow) out = `${up(cursorRow - row)}${down(row - cursorRow)}\r`;
+    else {
+      out = `${down(bottomRow - cursorRow)}\r${'\n'.repeat(row - bottomRow)}`;
+      bottomRow = row;
+    }
+    cursorRow = row;
+    return out;
+  };
+
+  /**
+   * When the region grows or shrinks, rows below the change (the input box, the footer) would
+   * land on other screen rows and be written again; the terminal moves them instead: rows are
+   * inserted or deleted just above the rows both frames end with. Returns what the screen then
+   * shows, row by row.
+   */
+  const shiftRows = (next: string[]): { bytes: string; screen: string[] } => {
+    const grow = next.length - shown.length;
+    const same = { bytes: '', screen: shown };
+    if (grow === 0 || shown.length === 0 || !shownFrame.endsWith('\n')) return same;
+    let prefix = 0;
+    while (prefix < Math.min(shown.length, next.length) && shown[prefix] === next[prefix]) prefix += 1;
+    let suffix = 0;
+    const most = Math.min(shown.length, next.length) - prefix;
+    while (suffix < most && shown[shown.length - 1 - suffix] === next[next.length - 1 - suffix]) suffix += 1;
+    if (suffix === 0) return same;
+    const at = shown.length - suffix + Math.min(0, grow);
+    if (grow < 0) {
+      const bytes = `${moveTo(at)}${ESC}${-grow}M`;
+      return { bytes, screen: [...shown.slice(0, at), ...shown.slice(at - grow)] };
+    }
+    // Room below first, as for final text: newlines from the row below the region scroll the
+    // screen when the region is at its bottom, then the rows are inserted above the suffix.
+    if (shown.length + grow + 1 > (stream.rows ?? 0)) return same;
+    const bytes = `${moveTo(shown.length)}${'\n'.repeat(grow)}${up(shown.length + grow - at)}\r${ESC}${grow}L`;
+    cursorRow = at;
+    bottomRow = next.length;
+    return { bytes, screen: [...shown.slice(0, at), ...Array<string>(grow).fill(''), ...shown.slice(at)] };
+  };
+
+  /** The bytes that turn the region on screen into `frame`. */
+  const diff = (frame: string): string => {
+    const next = rowsOf(frame);
+    let out = cursorHidden ? '' : HIDE_CURSOR;
+    cursorHidden = true;
+    const { bytes, screen } = shiftRows(next);
+    out += bytes;
+    const existing = screen.length;
+    for (let row = 0; row < next.length; row += 1) {
+      if (row < existing && next[row] === screen[row]) continue;
+      out += moveTo(row) + ERASE_ROW + next[row];
+    }
+    if (next.length < existing) out += moveTo(next.length) + ERASE_BELOW;
+    // Where Ink leaves the cursor: below the last row, or on it when the frame fills the screen.
+    out += moveTo(frame.endsWith('\n') ? next.length : Math.max(0, next.length - 1));
+    shown = next;
+    shownFrame = frame;
+    const cursor = activeCursor();
+    if (cursor) {
+      out += `${SHOW_CURSOR}${up(cursorRow - cursor.y)}${down(cursor.y - cursorRow)}${toColumn(cursor.x)}`;
+      cursorRow = cursor.y;
+    }
+    placed = cursor ? { ...cursor } : undefined;
+    cursorDirty = false;
+    return out;
+  };
+
+  /** The cursor back where Ink leaves it, hiding a cursor Ink had asked to show. */
+  const settle = (): string => {
+    if (!placed) return '';
+    placed = undefined;
+    const end = shownFrame.endsWith('\n') ? shown.length : Math.max(0, shown.length - 1);
+    return HIDE_CURSOR + moveTo(end);
+  };
+
+  const erase = (): string => {
+    const out = `${settle()}${moveTo(0)}${ERASE_BELOW}`;
+    shown = [];
+    shownFrame = '';
+    cursorRow = 0;
+    bottomRow = 0;
+    return out;
+  };
+
+  const log = ((frame: string): boolean => {
+    if (frame === shownFrame && sameCursor(activeCursor(), placed)) {
+      cursorDirty = false;
+      return false;
+    }
+    stream.write(settle() + diff(frame));
+    return true;
+  }) as FrameLog;
+
+  log.clear = () => {
+    stream.write(erase());
+  };
+
+  log.done = () => {
+    shown = [];
+    shownFrame = '';
+    cursorRow = 0;
+    bottomRow = 0;
+    placed = undefined;
+    if (cursorHidden) stream.write(SHOW_CURSOR);
+    cursorHidden = false;
+  };
+
+  log.sync = (frame: string) => {
+    shown = rowsOf(frame);
+    shownFrame = frame;
+    cursorRow = frame.endsWith('\n') ? shown.length : Math.max(0, shown.length - 1);
+    bottomRow = cursorRow;
+    placed = undefined;
+    cursorDirty = false;
+  };
+
+  log.forget = () => {
+    shown = [];
+    shownFrame = '';
+    cursorRow = 0;
+    bottomRow = 0;
+    placed = undefined;
+  };
+
+  log.setCursorPosition = (position) => {
+    requested = position;
+    cursorDirty = true;
+  };
+  log.isCursorDirty = () => cursorDirty;
+  log.willRender = (frame: string) => frame !== shownFrame || !sameCursor(activeCursor(), placed);
+
+  log.insertStatic = (text: string, frame: string) => {
+    const lines = rowsOf(text.endsWith('\n') ? text : `${text}\n`);
+    const height = shown.length;
+    // Rows the text can take at once: the region and the row below it stay on screen.
+    const room = (stream.rows ?? 0) - height - 1;
+    // Inserting needs a region that ends with a newline (the cursor below it) and room for at
+    // least a row; otherwise erase, write the text and draw the region again, as Ink does.
+    if (height === 0 || lines.length === 0 || !shownFrame.endsWith('\n') || room < 1) {
+      stream.write(erase() + text.replaceAll('\n', '\r\n') + diff(frame));
+      return;
+    }
+    let out = settle();
+    // From the row below the region: N newlines scroll the screen (or move down) by N, so the
+    // region's first row is then N + height rows up. Inserting N rows there pushes the region
+    // back down to where it was on screen; the text goes into the rows freed above it. Text
+    // taller than the room goes in a screenful at a time.
+    for (let at = 0; at < lines.length; at += room) {
+      const part = lines.slice(at, at + room);
+      out += `${moveTo(height)}${'\n'.repeat(part.length)}${up(height + part.length)}\r`;
+      out += `${ESC}${part.length}L`;
+      for (const line of part) out += `${line}\n`;
+      cursorRow = 0;
+      bottomRow = height;
+    }
+    stream.write(out + diff(frame));
+  };
+
+  return log;
+}
