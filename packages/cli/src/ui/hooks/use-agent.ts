@@ -1,4 +1,5 @@
 import type { AgentEvent, Part, Session, UsageMetadata } from '@kodo/core/engine';
+import { batchedUpdates } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type CallDescriber, type RetryNotice, TurnAccumulator } from '../turn-accumulator';
 import type { LiveBlock, NewHistoryItem } from '../types';
@@ -78,14 +79,16 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
       stream: AsyncGenerator<AgentEvent, R>,
       accumulator: TurnAccumulator,
     ): Promise<R | undefined> => {
-      const flush = () => {
-        const items = accumulator.drainCommitted();
-        if (items.length > 0) commit.current(items);
-        setLive(accumulator.live());
-        setRetry(accumulator.retry);
-        setWaitingSince(accumulator.waitingSince);
-        if (accumulator.lastUsage) setLastUsage(accumulator.lastUsage);
-      };
+      // One commit per frame: React's legacy root would render and lay out after each update.
+      const flush = () =>
+        batchedUpdates(() => {
+          const items = accumulator.drainCommitted();
+          if (items.length > 0) commit.current(items);
+          setLive(accumulator.live());
+          setRetry(accumulator.retry);
+          setWaitingSince(accumulator.waitingSince);
+          if (accumulator.lastUsage) setLastUsage(accumulator.lastUsage);
+        });
       frames.current?.cancel();
       const coalescer = new FrameCoalescer(flush, LIVE_THROTTLE_MS);
       frames.current = coalescer;
@@ -93,11 +96,18 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
       setWaitingSince(accumulator.waitingSince);
       try {
         let next = await stream.next();
+        let streamingText = false;
         while (!next.done) {
-          accumulator.apply(next.value);
-          if (next.value.type === 'steering') steered.current?.(next.value.text);
-          if (URGENT.has(next.value.type) || next.value.type === 'retry') coalescer.flushNow();
-          else coalescer.request();
+          const event = next.value;
+          accumulator.apply(event);
+          if (event.type === 'steering') steered.current?.(event.text);
+          const text = event.type === 'content' || event.type === 'thought';
+          // The first text of a reply is drawn at once, not held for the rest of an interval
+          // that started with some earlier event (the request going out, a tool finishing).
+          if (URGENT.has(event.type) || event.type === 'retry' || (text && !streamingText)) {
+            coalescer.flushNow();
+          } else coalescer.request();
+          streamingText = text || (streamingText && event.type === 'citation');
           next = await stream.next();
         }
         result = next.value;
