@@ -99,11 +99,11 @@ try {
     },
   };
   const { peers, skipped } = await preparePeers(selectedPeers());
-  /** Why a peer stopped being measured, by id. */
+  /** Why a peer stopped being measured, by name. */
   const failed = new Map<string, string>(skipped);
   const fail = (agent: Agent, error: unknown) => {
     const reason = (error as Error).message.split('\n')[0]!.slice(0, 400);
-    failed.set(agent.id, reason);
+    failed.set(agent.name, reason);
     console.log(`${agent.name}: skipped from here on: ${reason}`);
   };
 
@@ -114,7 +114,7 @@ try {
   const launches = new Map<string, { ms: number[]; rss: number[] }>();
   for (let round = 0; round < RUNS + 2; round += 1) {
     for (const agent of [floor, kodo, ...peers]) {
-      if (failed.has(agent.id)) continue;
+      if (failed.has(agent.name)) continue;
       const started = performance.now();
       const terminal = openTerminal(agent.command, agent.env, { emulate: agent.emulate, cwd });
       try {
@@ -138,7 +138,7 @@ try {
   const streams: StreamResult[] = [];
   for (const rate of [FAST, SLOW]) {
     for (const agent of [kodo, ...peers]) {
-      if (failed.has(agent.id)) continue;
+      if (failed.has(agent.name)) continue;
       try {
         streams.push(await streamRun(agent, rate));
       } catch (error) {
@@ -155,7 +155,7 @@ try {
       `start: ${loadAverage}.`,
   );
   for (const { peer } of peers) if (peer) console.log(`Peer ${peer.name} ${peer.version}: ${peer.setup}.`);
-  for (const [id, reason] of failed) console.log(`Peer ${id} not measured (or not fully): ${reason}`);
+  for (const [name, reason] of failed) console.log(`Peer ${name} not measured (or not fully): ${reason}`);
   console.log('');
   const launchMs = (id: string) => median(launches.get(id)?.ms ?? [Number.NaN]);
   const launchFloor = launchMs('floor');
@@ -274,7 +274,7 @@ async function preparePeers(wanted: Peer[]) {
     } catch (error) {
       const reason = (error as Error).message.split('\n')[0]!;
       console.log(`Peer ${peer.name} skipped: ${reason}`);
-      skipped.push([peer.id, reason]);
+      skipped.push([peer.name, reason]);
     }
   }
   return { peers, skipped };

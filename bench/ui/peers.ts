@@ -159,7 +159,10 @@ export function installPeer(peer: Peer): string {
       { encoding: 'utf8', timeout: 600_000, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     if (npm.status !== 0) {
-      const reason = npm.error?.message ?? npm.stderr.trim().split('\n').at(-1) ?? `exit ${npm.status}`;
+      // npm's first lines say what failed (`code E404`, `FetchError: …`); the last, where its log is.
+      const lines = (npm.stderr ?? '').split('\n').map((line) => line.replace(/^npm error\s*/, '').trim());
+      const said = lines.filter((line) => /^code |Error/.test(line)).slice(0, 2);
+      const reason = npm.error?.message ?? (said.length ? said.join('; ') : `exit ${npm.status}`);
       throw new Error(`npm install failed: ${reason}`);
     }
   }
