@@ -21,6 +21,8 @@ export type PeerProtocol = 'anthropic' | 'openai-responses';
 
 export interface Peer {
   id: string;
+  /** The folder it installs into, when several variants share one install. */
+  installId?: string;
   name: string;
   /** The npm package and the version measured (pinned, so runs compare). */
   pkg: string;
@@ -38,16 +40,28 @@ export interface Peer {
 
 const ANTHROPIC_KEY = 'sk-ant-kodo-bench-0123456789abcdefghij';
 
-export const PEERS: Peer[] = [
-  {
-    id: 'claude-code',
-    name: 'Claude Code',
+/**
+ * Claude Code draws full-screen (alternate screen, its default on a fresh install) or inline (its
+ * "classic" renderer). It falls back to classic by itself after launches that were killed while the
+ * full-screen renderer was starting, as the launch rounds do, so each variant is pinned by the
+ * environment variable Claude Code documents for it.
+ */
+function claudeCode(renderer: 'fullscreen' | 'classic'): Peer {
+  const rendererEnv: Record<string, string> =
+    renderer === 'fullscreen'
+      ? { CLAUDE_CODE_NO_FLICKER: '1' }
+      : { CLAUDE_CODE_DISABLE_ALTERNATE_SCREEN: '1' };
+  return {
+    id: renderer === 'fullscreen' ? 'claude-code' : 'claude-code-classic',
+    installId: 'claude-code',
+    name: renderer === 'fullscreen' ? 'Claude Code' : 'Claude Code (classic)',
     pkg: '@anthropic-ai/claude-code',
     version: '2.1.332',
     protocol: 'anthropic',
     promptMark: '❯',
     setup:
-      'ANTHROPIC_BASE_URL → the Anthropic mock; ~/.claude.json with onboarding done, the folder trusted, the key approved',
+      'ANTHROPIC_BASE_URL → the Anthropic mock; ~/.claude.json with onboarding done, the folder trusted, the key ' +
+      `approved; ${Object.keys(rendererEnv)[0]}=1 (${renderer} renderer)`,
     launch(dir) {
       // The package's postinstall copies the platform binary over bin/claude.exe; run the platform
       // binary itself so an install that skipped scripts works too.
@@ -80,9 +94,15 @@ export const PEERS: Peer[] = [
         ANTHROPIC_BASE_URL: mockUrl,
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...rendererEnv,
       };
     },
-  },
+  };
+}
+
+export const PEERS: Peer[] = [
+  claudeCode('fullscreen'),
+  claudeCode('classic'),
   {
     id: 'codex',
     name: 'Codex',
@@ -123,9 +143,10 @@ export const PEERS: Peer[] = [
   },
 ];
 
-/** Where peers are installed: `$KODO_BENCH_PEERS_DIR/<id>`, default `~/.cache/kodo-bench-peers/<id>`. */
+/** Where a peer is installed: `$KODO_BENCH_PEERS_DIR/<id>`, default `~/.cache/kodo-bench-peers/<id>`. */
 export function peerDir(peer: Peer): string {
-  return join(process.env.KODO_BENCH_PEERS_DIR ?? join(homedir(), '.cache', 'kodo-bench-peers'), peer.id);
+  const root = process.env.KODO_BENCH_PEERS_DIR ?? join(homedir(), '.cache', 'kodo-bench-peers');
+  return join(root, peer.installId ?? peer.id);
 }
 
 /** The peers asked for by `KODO_BENCH_PEERS` (ids, comma-separated; `none` for none), default all. */
