@@ -2,139 +2,72 @@
 // streamed fast (~2,500 tok/s) and slow (~250 tok/s) into a real 120×40 pseudo-terminal (util-linux
 // `script`) from the testkit's Gemini mock: first token on screen after the mock sent it, key echo
 // p50/p95/max while streaming, terminal bytes ÷ answer bytes, CPU during the stream and peak RSS.
-// Timings are read from the bytes the terminal receives.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Peers (Claude Code, Codex; bench/ui/peers.ts) are measured the same way in the same run, each
+// against the mock of its own wire protocol, interleaved with kodo so load drifts hit all of them.
+// kodo's timings are read from the bytes the terminal receives; the peers' renderers write only
+// the cells that changed, so theirs are read from a headless xterm fed the same bytes.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { geminiTextReply, startGeminiMock } from '@kodo/testkit';
 import { fmt, median, printTable } from './table';
+import { ANSWER } from './ui/answer';
+import {
+  installPeer,
+  type Peer,
+  peerHome,
+  type ServedAnswer,
+  selectedPeers,
+  servePeerAnswer,
+  startPeerMock,
+} from './ui/peers';
+import {
+  childPid,
+  lastOutput,
+  openTerminal,
+  percentile,
+  sleep,
+  type Terminal,
+  treeCpuSeconds,
+  treePeakRssMb,
+} from './ui/pty-terminal';
+import { kodoReader, READY, type Reader, screenReader } from './ui/readers';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KODO_BIN = join(root, 'packages', 'cli', 'bin', 'kodo.cjs');
-// The placeholder of the empty prompt; its first letter is drawn as the cursor, so match the rest.
-const READY = 'ype your message';
+const PROMPT = 'stream a long answer';
 /** Characters per token, as the rates are quoted (≈ 4 for English prose and code). */
 const CHARS_PER_TOKEN = 4;
 /** ~2,500 tok/s: 20 tokens every 8 ms; ~250 tok/s: 4 tokens every 16 ms. */
-const FAST = { tokensPerChunk: 20, delayMs: 8, keyEveryMs: 100 };
-const SLOW = { tokensPerChunk: 4, delayMs: 16, keyEveryMs: 400 };
+const FAST = { name: 'fast', tokensPerChunk: 20, delayMs: 8, keyEveryMs: 100 };
+const SLOW = { name: 'slow', tokensPerChunk: 4, delayMs: 16, keyEveryMs: 400 };
+type Rate = typeof FAST;
 /** Keys typed per stream at most: they stay on one line of the 120-column input. */
 const MAX_KEYS = 100;
-const END_MARKER = 'kodo-bench-answer-end';
-const FIRST_MARKER = 'Benchmark answer';
-const ANSWER = longMarkdownAnswer(41_700);
+/** KODO_BENCH_UI_DUMP=<dir>: the raw terminal bytes of each stream run are written there. */
+const DUMP_DIR = process.env.KODO_BENCH_UI_DUMP;
 const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-interface Terminal {
-  child: ChildProcess;
-  output: () => string;
-  /** performance.now() when `text` first appears at or after offset `from`. */
-  waitFor(text: string, from?: number, timeoutMs?: number): Promise<{ at: number; offset: number }>;
-  type(keys: string): void;
-  close(): Promise<void>;
-}
-
-let lastOutput = () => '';
-
-function openTerminal(
-  command: string,
-  env: Record<string, string>,
-  size: { columns: number; rows: number } = { columns: 100, rows: 30 },
-): Terminal {
-  const child = spawn(
-    'script',
-    ['-qfec', `stty cols ${size.columns} rows ${size.rows}; exec ${command}`, '/dev/null'],
-    {
-      env,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    },
-  );
-  let output = '';
-  const waiters: { text: string; from: number; resolve: (v: { at: number; offset: number }) => void }[] = [];
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    const at = performance.now();
-    output += chunk;
-    for (const waiter of [...waiters]) {
-      const offset = output.indexOf(waiter.text, waiter.from);
-      if (offset !== -1) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve({ at, offset });
-      }
-    }
-  });
-  lastOutput = () => output;
-  return {
-    child,
-    output: () => output,
-    waitFor(text, from = 0, timeoutMs = 15_000) {
-      const offset = output.indexOf(text, from);
-      if (offset !== -1) return Promise.resolve({ at: performance.now(), offset });
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `timed out waiting for ${JSON.stringify(text)}; screen bytes: ${JSON.stringify(output.slice(-600))}`,
-              ),
-            ),
-          timeoutMs,
-        );
-        waiters.push({
-          text,
-          from,
-          resolve: (value) => {
-            clearTimeout(timer);
-            resolve(value);
-          },
-        });
-      });
-    },
-    type(keys) {
-      child.stdin!.write(keys);
-    },
-    async close() {
-      child.kill('SIGKILL');
-      if (child.exitCode === null && child.signalCode === null)
-        await new Promise((r) => child.on('close', r));
-    },
-  };
-}
-
-/** The node process under `script` (it `exec`s the command, so it is script's only child). */
-function childPid(parent: number): number | undefined {
-  try {
-    return (
-      Number(readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/)[0]) ||
-      undefined
-    );
-  } catch {
-    return undefined;
-  }
-}
-
-/** User + system CPU seconds of a process so far. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of stat; after the command name, indexes 11 and 12.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function peakRssMb(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+/** kodo or a peer, as the runs start and read it. */
+interface Agent {
+  id: string;
+  name: string;
+  command: string;
+  /** The command of the stream runs when it runs under a profiler (kodo with KODO_BENCH_NODE_FLAGS). */
+  streamCommand?: string;
+  env: Record<string, string>;
+  emulate: boolean;
+  reader: Reader;
+  /** What a peer is (undefined for kodo). */
+  peer?: Peer;
+  /** Scripts the agent's mock so the next prompt streams `pieces`, `delayMs` apart. */
+  serve(pieces: string[], delayMs: number): ServedAnswer;
 }
 
 const home = mkdtempSync(join(tmpdir(), 'kodo-bench-ui-home-'));
-const cwd = mkdtempSync(join(tmpdir(), 'kodo-bench-ui-cwd-'));
+const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-bench-ui-cwd-')));
 const baseEnv = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   HOME: home,
@@ -145,53 +78,111 @@ const baseEnv = {
   KODO_TRUST_WORKSPACE: 'true',
 };
 const mock = await startGeminiMock();
+const cleanups: (() => unknown)[] = [() => mock.close()];
 process.chdir(cwd);
 
 try {
-  // 1. Launch → prompt ready, against the floor (node printing the marker in the same pty).
-  const floorCommand = `${process.execPath} -e "process.stdout.write('T${READY}')"`;
-  const kodoCommand = `${process.execPath} ${KODO_BIN}`;
-  const env = { ...baseEnv, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: mock.url };
-  const launches = { floor: [] as number[], kodo: [] as number[], rss: [] as number[] };
+  // KODO_BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the streaming kodo.
+  const flags = process.env.KODO_BENCH_NODE_FLAGS ?? '';
+  const kodo: Agent = {
+    id: 'kodo',
+    name: 'kodo',
+    command: `${process.execPath} ${KODO_BIN}`,
+    streamCommand: flags ? `${process.execPath} ${flags} ${KODO_BIN}` : undefined,
+    env: { ...baseEnv, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: mock.url },
+    emulate: false,
+    reader: kodoReader,
+    serve(pieces, delayMs) {
+      mock.setScript([{ chunks: geminiTextReply(pieces), delayMs }]);
+      const requestIndex = mock.requests.length;
+      return { request: () => mock.requests[requestIndex], firstText: 0, lastText: pieces.length - 1 };
+    },
+  };
+  const { peers, skipped } = await preparePeers(selectedPeers());
+  /** Why a peer stopped being measured, by name. */
+  const failed = new Map<string, string>(skipped);
+  const fail = (agent: Agent, error: unknown) => {
+    const reason = (error as Error).message.split('\n')[0]!.slice(0, 400);
+    failed.set(agent.name, reason);
+    console.log(`${agent.name}: skipped from here on: ${reason}`);
+  };
+
+  // 1. Launch → prompt ready, against the floor (node printing the marker in the same pty); kodo
+  //    and the peers alternate within each round.
+  const floor: Agent = { ...kodo, id: 'floor', name: 'floor: node in the same pty' };
+  floor.command = `${process.execPath} -e "process.stdout.write('T${READY}')"`;
+  const launches = new Map<string, { ms: number[]; rss: number[] }>();
   for (let round = 0; round < RUNS + 2; round += 1) {
-    for (const [name, command] of [
-      ['floor', floorCommand],
-      ['kodo', kodoCommand],
-    ] as const) {
+    for (const agent of [floor, kodo, ...peers]) {
+      if (failed.has(agent.name)) continue;
       const started = performance.now();
-      const terminal = openTerminal(command, env);
-      const { at } = await terminal.waitFor(READY);
-      if (name === 'kodo') {
-        const rss = peakRssMb(childPid(terminal.child.pid!));
-        if (rss !== undefined && round >= 2) launches.rss.push(rss);
+      const terminal = openTerminal(agent.command, agent.env, { emulate: agent.emulate, cwd });
+      try {
+        const { at } = await agent.reader.ready(terminal);
+        const rss = agent === floor ? undefined : treePeakRssMb(childPid(terminal.child.pid!));
+        if (round < 2) continue;
+        const figures = launches.get(agent.id) ?? { ms: [], rss: [] };
+        figures.ms.push(at - started);
+        if (rss !== undefined) figures.rss.push(rss);
+        launches.set(agent.id, figures);
+      } catch (error) {
+        if (agent === kodo || agent === floor) throw error;
+        fail(agent, error);
+      } finally {
+        await terminal.close();
       }
-      await terminal.close();
-      if (round >= 2) launches[name].push(at - started);
     }
   }
 
-  // 2. A long Markdown answer streamed fast and slow into a 120×40 terminal.
-  const streams = [await streamRun('fast', FAST), await streamRun('slow', SLOW)];
+  // 2. A long Markdown answer streamed fast, then slow, into a 120×40 terminal, agent after agent.
+  const streams: StreamResult[] = [];
+  for (const rate of [FAST, SLOW]) {
+    for (const agent of [kodo, ...peers]) {
+      if (failed.has(agent.name)) continue;
+      try {
+        streams.push(await streamRun(agent, rate));
+      } catch (error) {
+        if (agent === kodo) throw error;
+        fail(agent, error);
+      }
+    }
+  }
 
   console.log(
-    `${RUNS} launches each (medians, 2 warm-up rounds, 100×30); then one session per rate streaming a ` +
-      `${(ANSWER.length / 1024).toFixed(1)} KB Markdown answer into a 120×40 terminal with a key typed ` +
-      `every ~100 ms (fast) or ~400 ms (slow), at most ${MAX_KEYS}, meanwhile. Load average at the start: ${loadAverage}.\n`,
+    `${RUNS} launches each (medians, 2 warm-up rounds, 100×30); then one session per rate and agent ` +
+      `streaming a ${(ANSWER.length / 1024).toFixed(1)} KB Markdown answer into a 120×40 terminal with a key ` +
+      `typed every ~100 ms (fast) or ~400 ms (slow), at most ${MAX_KEYS}, meanwhile. Load average at the ` +
+      `start: ${loadAverage}.`,
   );
-  const launchKodo = median(launches.kodo);
-  const launchFloor = median(launches.floor);
+  for (const { peer } of peers) if (peer) console.log(`Peer ${peer.name} ${peer.version}: ${peer.setup}.`);
+  for (const [name, reason] of failed) console.log(`Peer ${name} not measured (or not fully): ${reason}`);
+  console.log('');
+  const launchMs = (id: string) => median(launches.get(id)?.ms ?? [Number.NaN]);
+  const launchFloor = launchMs('floor');
   printTable(
-    ['measure', 'value'],
     [
-      ['launch → prompt ready, kodo (ms, median)', fmt(launchKodo)],
-      ['launch → marker, floor: node in the same pty (ms, median)', fmt(launchFloor)],
-      ['kodo over the floor (ms)', fmt(launchKodo - launchFloor)],
-      ['peak RSS at prompt ready (MB, median)', launches.rss.length ? fmt(median(launches.rss)) : '-'],
+      'agent',
+      'launch → prompt ready (ms, median)',
+      'over the floor (ms)',
+      'peak RSS at prompt ready (MB, median)',
     ],
+    [floor, kodo, ...peers]
+      .filter((agent) => launches.has(agent.id))
+      .map((agent) => {
+        const rss = launches.get(agent.id)!.rss;
+        return [
+          agent.name,
+          fmt(launchMs(agent.id)),
+          agent === floor ? '-' : fmt(launchMs(agent.id) - launchFloor),
+          rss.length ? fmt(median(rss)) : '-',
+        ];
+      }),
   );
   console.log('');
+  const notShown = 'end not shown';
   printTable(
     [
+      'agent',
       'stream',
       'tok/s (sent)',
       'first token on screen (ms)',
@@ -202,30 +193,45 @@ try {
       'peak RSS (MB)',
     ],
     streams.map((r) => [
+      r.agent,
       r.name,
       fmt(r.tokensPerSecond),
       fmt(r.firstToken),
-      `${fmt(median(r.echoes))} / ${fmt(percentile(r.echoes, 95))} / ${fmt(Math.max(...r.echoes))}`,
+      r.echoes.length
+        ? `${fmt(median(r.echoes))} / ${fmt(percentile(r.echoes, 95))} / ${fmt(Math.max(...r.echoes))}`
+        : '-',
       `${r.echoes.length}${r.allKeysArrived ? '' : ' (LOST/REORDERED)'}`,
-      fmt(r.bytesRatio),
-      fmt(r.cpuSeconds),
+      r.endShown ? fmt(r.bytesRatio) : notShown,
+      r.endShown ? fmt(r.cpuSeconds) : notShown,
       r.peakRss !== undefined ? fmt(r.peakRss) : '-',
     ]),
   );
   console.log('');
-  const [fast, slow] = streams as [StreamResult, StreamResult];
+  const ofKodo = streams.filter((r) => r.agent === kodo.name);
+  const fast = ofKodo.find((r) => r.name === FAST.name)!;
+  const slow = ofKodo.find((r) => r.name === SLOW.name)!;
+  const bestPeer = streams
+    .filter((r) => r.agent !== kodo.name && r.name === FAST.name && r.endShown)
+    .sort((a, b) => a.cpuSeconds - b.cpuSeconds)[0];
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
   printTable(
     ['budget', 'met'],
     [
-      ['launch → prompt ready ≤ 500 ms', yes(launchKodo <= 500)],
+      ['launch → prompt ready ≤ 500 ms', yes(launchMs(kodo.id) <= 500)],
       ['fast: key echo p95 ≤ 16 ms', yes(percentile(fast.echoes, 95) <= 16)],
       ['fast: key echo max ≤ 33 ms', yes(Math.max(...fast.echoes) <= 33)],
       ['fast: first token on screen ≤ 50 ms', yes(fast.firstToken <= 50)],
-      ['fast: terminal bytes ≤ 3× the answer', yes(fast.bytesRatio <= 3)],
+      ['fast: terminal bytes ≤ 3× the answer', yes(fast.endShown && fast.bytesRatio <= 3)],
+      [
+        "fast: CPU during the stream ≤ the best peer's in this run",
+        bestPeer
+          ? `${yes(fast.endShown && fast.cpuSeconds <= bestPeer.cpuSeconds)} (kodo ${fmt(fast.cpuSeconds)} s, ${bestPeer.agent} ${fmt(bestPeer.cpuSeconds)} s)`
+          : 'no peer measured',
+      ],
       ['slow: key echo p95 ≤ 16 ms', yes(percentile(slow.echoes, 95) <= 16)],
-      ['peak RSS ≤ 120 MB', yes(streams.every((r) => r.peakRss !== undefined && r.peakRss <= 120))],
-      ['every key typed while streaming arrived, in order', yes(streams.every((r) => r.allKeysArrived))],
+      ['peak RSS ≤ 120 MB', yes(ofKodo.every((r) => r.peakRss !== undefined && r.peakRss <= 120))],
+      ["the answer's end on screen after each stream", yes(ofKodo.every((r) => r.endShown))],
+      ['every key typed while streaming arrived, in order', yes(ofKodo.every((r) => r.allKeysArrived))],
     ],
   );
 } catch (error) {
@@ -233,110 +239,152 @@ try {
   console.error(`${(error as Error).message}\n${JSON.stringify(lastOutput().slice(-1500))}`);
   process.exitCode = 1;
 } finally {
-  await mock.close();
+  for (const cleanup of cleanups) await cleanup();
   rmSync(home, { recursive: true, force: true });
   rmSync(cwd, { recursive: true, force: true });
 }
 
-/** A Markdown answer of about `bytes`: headings, paragraphs, lists, code and tables, no line repeated. */
-function longMarkdownAnswer(bytes: number): string {
-  let text = `# ${FIRST_MARKER}\n\n`;
-  for (let section = 1; text.length < bytes - 200; section += 1) {
-    text += `## Section ${section}: reading the module graph\n\n`;
-    text += `Paragraph ${section} explains why **step ${section}** runs before step ${section + 1}: the loader resolves \`chunk-${section}.js\` first, then checks its exports against rule ${section % 13} and records the result in the table below.\n\n`;
-    for (let item = 0; item < 4; item += 1)
-      text += `- item ${section}.${item}: *check* \`value${item}\` against limit ${section * 7 + item}\n`;
-    text += `\n\`\`\`ts\nexport function step${section}(input: number): number {\n  return input * ${section} + ${section % 7};\n}\n\`\`\`\n\n`;
-    text += `| step | input | output |\n|---|---|---|\n| ${section} | ${section * 3} | ${section * 3 * section + (section % 7)} |\n\n`;
+/** Installs the peers (first use) and gives each a home and a mock; a peer that cannot is skipped. */
+async function preparePeers(wanted: Peer[]) {
+  const peers: Agent[] = [];
+  const skipped: [string, string][] = [];
+  for (const peer of wanted) {
+    try {
+      const command = installPeer(peer);
+      const peerMock = await startPeerMock(peer.protocol);
+      const { home: peerHomeDir, remove } = peerHome(peer);
+      cleanups.push(() => peerMock.close(), remove);
+      const env = {
+        PATH: baseEnv.PATH,
+        HOME: peerHomeDir,
+        TERM: baseEnv.TERM,
+        LANG: baseEnv.LANG,
+        ...peer.prepare({ home: peerHomeDir, cwd, mockUrl: peerMock.url }),
+      };
+      peers.push({
+        id: peer.id,
+        name: peer.name,
+        command,
+        env,
+        emulate: true,
+        reader: screenReader(peer.promptMark),
+        peer,
+        serve: (pieces, delayMs) => servePeerAnswer(peerMock, peer.protocol, PROMPT, pieces, delayMs),
+      });
+    } catch (error) {
+      const reason = (error as Error).message.split('\n')[0]!;
+      console.log(`Peer ${peer.name} skipped: ${reason}`);
+      skipped.push([peer.name, reason]);
+    }
   }
-  return `${text}Done: ${END_MARKER}\n`;
+  return { peers, skipped };
 }
 
 interface StreamResult {
+  agent: string;
   name: string;
   tokensPerSecond: number;
   firstToken: number;
   echoes: number[];
   allKeysArrived: boolean;
+  /** Whether the answer's end marker reached the screen (else bytes and CPU mean nothing). */
+  endShown: boolean;
   bytesRatio: number;
   cpuSeconds: number;
   peakRss: number | undefined;
 }
 
 /** One session: the answer streamed at `rate` into a 120×40 terminal while keys are typed. */
-async function streamRun(
-  name: string,
-  rate: { tokensPerChunk: number; delayMs: number; keyEveryMs: number },
-): Promise<StreamResult> {
+async function streamRun(agent: Agent, rate: Rate): Promise<StreamResult> {
   const chunkChars = rate.tokensPerChunk * CHARS_PER_TOKEN;
   const pieces: string[] = [];
   for (let at = 0; at < ANSWER.length; at += chunkChars) pieces.push(ANSWER.slice(at, at + chunkChars));
-  mock.setScript([{ chunks: geminiTextReply(pieces), delayMs: rate.delayMs }]);
-  const requestIndex = mock.requests.length;
-  const env = { ...baseEnv, GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: mock.url };
-  // KODO_BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the streaming kodo.
-  const flags = process.env.KODO_BENCH_NODE_FLAGS ?? '';
-  const terminal = openTerminal(`${process.execPath} ${flags} ${KODO_BIN}`, env, { columns: 120, rows: 40 });
-  await terminal.waitFor(READY);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const pid = childPid(terminal.child.pid!);
-  terminal.type('stream a long answer');
-  await terminal.waitFor('stream a long answer');
-  const submittedAt = terminal.output().length;
-  terminal.type('\r');
-  const shown = await terminal.waitFor(FIRST_MARKER, submittedAt, 30_000);
-  const request = mock.requests[requestIndex]!;
-  const firstToken = shown.at - request.chunkSentAt[0]!;
-  const cpuStart = cpuSeconds(pid);
-  const echoes: number[] = [];
-  // Keys nobody's answer contains, each one drawn followed by the inverse-video cursor.
-  const alphabet = 'zqxjkvwyZQXJKVWY';
-  let typed = '';
-  let settled = false;
-  void request.settled.then(() => {
-    settled = true;
+  const served = agent.serve(pieces, rate.delayMs);
+  const terminal = openTerminal(agent.streamCommand ?? agent.command, agent.env, {
+    columns: 120,
+    rows: 40,
+    cwd,
+    emulate: agent.emulate,
   });
-  while (!settled && typed.length < MAX_KEYS) {
-    await new Promise((resolve) => setTimeout(resolve, rate.keyEveryMs * (0.8 + Math.random() * 0.4)));
-    if (settled) break;
-    const key = alphabet[typed.length % alphabet.length]!;
-    typed += key;
-    const from = terminal.output().length;
-    const sent = performance.now();
-    terminal.type(key);
-    const { at } = await terminal.waitFor(`${typed}\u001b[7m`, from, 60_000);
-    echoes.push(at - sent);
-  }
-  await terminal.waitFor(END_MARKER, shown.offset, 60_000);
-  const streamSeconds = (request.chunkSentAt.at(-1)! - request.chunkSentAt[0]!) / 1000;
-  // Let the last repaint land, then count what the terminal received for the answer.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const cpu = cpuSeconds(pid) - cpuStart;
-  const bytes = Buffer.byteLength(terminal.output().slice(submittedAt));
-  const allKeysArrived = terminal.output().lastIndexOf(typed) > shown.offset;
-  const peakRss = peakRssMb(pid);
-  if (flags) {
-    // A profiler writes its file only on a clean exit: Ctrl+C clears the typed keys, twice more quits.
-    for (let press = 0; press < 3; press += 1) {
-      terminal.type('\u0003');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+  let offsets: Record<string, unknown> = { failed: true };
+  try {
+    const { reader } = agent;
+    await reader.ready(terminal);
+    await sleep(300);
+    // The program under `script`; CPU and memory are its whole process tree's.
+    const pid = childPid(terminal.child.pid!);
+    terminal.type(PROMPT);
+    await reader.typed(terminal, PROMPT);
+    const submittedAt = terminal.output().length;
+    terminal.type('\r');
+    const shown = await reader.firstToken(terminal, submittedAt);
+    const request = served.request();
+    if (!request) throw new Error(`the answer is on screen, but the mock never streamed it`);
+    const firstToken = shown.at - request.chunkSentAt[served.firstText]!;
+    const cpuStart = treeCpuSeconds(pid);
+    const echoes: number[] = [];
+    // Keys nobody's answer contains (kodo draws each followed by its inverse-video cursor).
+    const alphabet = 'zqxjkvwyZQXJKVWY';
+    let typed = '';
+    let settled = false;
+    void request.settled.then(() => {
+      settled = true;
+    });
+    while (!settled && typed.length < MAX_KEYS) {
+      await sleep(rate.keyEveryMs * (0.8 + Math.random() * 0.4));
+      if (settled) break;
+      const key = alphabet[typed.length % alphabet.length]!;
+      typed += key;
+      const from = terminal.output().length;
+      const sent = performance.now();
+      terminal.type(key);
+      const { at } = await reader.keyEcho(terminal, typed, from);
+      echoes.push(at - sent);
     }
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const endShown = await reader.end(terminal, shown.offset).then(
+      () => true,
+      () => false,
+    );
+    const streamSeconds =
+      (request.chunkSentAt[served.lastText]! - request.chunkSentAt[served.firstText]!) / 1000;
+    // Let the last repaint land, then count what the terminal received for the answer.
+    await sleep(500);
+    const cpu = treeCpuSeconds(pid) - cpuStart;
+    const bytes = Buffer.byteLength(terminal.output().slice(submittedAt));
+    const allKeysArrived = reader.keysArrived(terminal, typed, shown.offset);
+    const peakRss = treePeakRssMb(pid);
+    offsets = { submittedAt, firstTokenAt: shown.offset, endShown };
+    if (agent.streamCommand) {
+      // A profiler writes its file only on a clean exit: Ctrl+C clears the typed keys, twice more quits.
+      for (let press = 0; press < 3; press += 1) {
+        terminal.type('\u0003');
+        await sleep(300);
+      }
+      await sleep(3_000);
+    }
+    return {
+      agent: agent.name,
+      name: rate.name,
+      tokensPerSecond: ANSWER.length / CHARS_PER_TOKEN / streamSeconds,
+      firstToken,
+      echoes,
+      allKeysArrived,
+      endShown,
+      bytesRatio: bytes / Buffer.byteLength(ANSWER),
+      cpuSeconds: cpu,
+      peakRss,
+    };
+  } finally {
+    if (DUMP_DIR) dump(agent, rate, terminal, offsets);
+    await terminal.close();
   }
-  await terminal.close();
-  return {
-    name,
-    tokensPerSecond: ANSWER.length / CHARS_PER_TOKEN / streamSeconds,
-    firstToken,
-    echoes,
-    allKeysArrived,
-    bytesRatio: bytes / Buffer.byteLength(ANSWER),
-    cpuSeconds: cpu,
-    peakRss,
-  };
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+/** The raw bytes of a stream run (`<agent>-<rate>.ansi`) and where in them things happened. */
+function dump(agent: Agent, rate: Rate, terminal: Terminal, offsets: Record<string, unknown>): void {
+  mkdirSync(DUMP_DIR!, { recursive: true });
+  const base = join(DUMP_DIR!, `${agent.id}-${rate.name}`);
+  writeFileSync(`${base}.ansi`, terminal.output());
+  const meta = { agent: agent.name, command: agent.streamCommand ?? agent.command, columns: 120, rows: 40 };
+  writeFileSync(`${base}.json`, `${JSON.stringify({ ...meta, ...offsets }, null, 2)}\n`);
 }
