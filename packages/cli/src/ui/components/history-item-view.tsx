@@ -63,9 +63,10 @@ export const HistoryItemView = memo(function HistoryItemView({
       );
     case 'model':
       return (
-        <Box flexDirection="row" marginTop={item.continuation ? 1 : 1}>
+        <Box flexDirection="row" marginTop={1}>
           <Box width={2} flexShrink={0}>
-            <Text color={theme.accent}>{item.continuation ? ' ' : '✦'}</Text>
+            {/* A continuation's gutter is empty: a coloured space would cost bytes, not pixels. */}
+            {item.continuation ? <Text> </Text> : <Text color={theme.accent}>✦</Text>}
           </Box>
           <Markdown text={item.text} width={inner} />
         </Box>

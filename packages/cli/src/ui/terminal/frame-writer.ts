@@ -15,6 +15,8 @@
  * column was just written would erase that column.
  */
 
+import { compactStyles } from './compact-styles';
+
 const ESC = '\u001b[';
 const HIDE_CURSOR = `${ESC}?25l`;
 const SHOW_CURSOR = `${ESC}?25h`;
@@ -53,11 +55,11 @@ const up = (rows: number) => (rows > 0 ? `${ESC}${rows}A` : '');
 const down = (rows: number) => (rows > 0 ? `${ESC}${rows}B` : '');
 const toColumn = (column: number) => (column > 0 ? `${ESC}${column + 1}G` : '\r');
 
-/** The rows a frame occupies: Ink ends a frame with a newline unless it fills the screen. */
+/** The rows a frame occupies (Ink ends a frame with a newline unless it fills the screen). */
 function rowsOf(frame: string): string[] {
   const rows = frame.split('\n');
   if (frame.endsWith('\n')) rows.pop();
-  return rows;
+  return rows.map(compactStyles);
 }
 
 export function createFrameWriter(stream: FrameStream): FrameLog {
@@ -211,14 +213,15 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
   log.willRender = (frame: string) => frame !== shownFrame || !sameCursor(activeCursor(), placed);
 
   log.insertStatic = (text: string, frame: string) => {
-    const lines = rowsOf(text.endsWith('\n') ? text : `${text}\n`);
+    const lines = text === '' ? [] : rowsOf(text.endsWith('\n') ? text : `${text}\n`);
     const height = shown.length;
     // Rows the text can take at once: the region and the row below it stay on screen.
     const room = (stream.rows ?? 0) - height - 1;
     // Inserting needs a region that ends with a newline (the cursor below it) and room for at
     // least a row; otherwise erase, write the text and draw the region again, as Ink does.
     if (height === 0 || lines.length === 0 || !shownFrame.endsWith('\n') || room < 1) {
-      stream.write(erase() + text.replaceAll('\n', '\r\n') + diff(frame));
+      const written = lines.length > 0 ? `${lines.join('\r\n')}\r\n` : '';
+      stream.write(`${erase()}${written}${diff(frame)}`);
       return;
     }
     let out = settle();
