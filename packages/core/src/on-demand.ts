@@ -22,9 +22,13 @@ export function loadBuiltinToolsModule(): Promise<BuiltinToolsModule> {
   return import('./tools/builtin/index');
 }
 
-/** One module per provider, loaded when a model of that provider is first asked. */
+/**
+ * One module per provider, loaded when a model of that provider is first asked. Not Gemini, the
+ * default: its client is part of the first request's code, which every run loads in one chunk
+ * (scripts/first-request-chunk.mjs), so the registry imports it statically and Node 20 reads one
+ * file fewer before the first request.
+ */
 export const loadProvider = {
-  gemini: () => import('./llm/providers/gemini'),
   openai: () => import('./llm/providers/openai'),
   anthropic: () => import('./llm/providers/anthropic'),
   /** Asking a local server for its context window: local servers only. */

@@ -17,6 +17,7 @@ import type { ContentGenerator } from '../../contracts/content-generator';
 import { AuthError } from '../../contracts/errors';
 import type { GenerationConfig } from '../../contracts/messages';
 import { loadProvider } from '../../on-demand';
+import { GeminiContentGenerator } from './gemini';
 import { type Effort, isEffort } from '../effort';
 import { modelInfo } from '../models';
 import { checkedHeaders, parseHeaderLines } from './custom-headers';
@@ -449,7 +450,6 @@ function transportOptionsOf(connection: ProviderConnection) {
 export function defaultProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .register('gemini', async (c) => {
-      const { GeminiContentGenerator } = await loadProvider.gemini();
       return new GeminiContentGenerator({
         apiKey: c.apiKey ?? '',
         transportOptions: transportOptionsOf(c),
