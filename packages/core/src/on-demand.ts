@@ -95,6 +95,12 @@ export const loadPart = {
   otel: () => import('./telemetry/otel'),
   /** The shell grammar (tree-sitter) the policy parses commands with: at the first shell call. */
   shellParser: () => import('./scheduler/policy/shell-parser'),
+  /**
+   * What options make a parsed command write a file or run a program (`git log --output=x`,
+   * `find -exec`, sed scripts): with the shell grammar, at the first shell call (~29 KB of
+   * tables and readers that Node 20 would otherwise parse on every start).
+   */
+  optionEffects: () => import('./scheduler/policy/option-effects'),
   /** TOML policy files: only when there are some. */
   policyToml: () => import('./scheduler/policy/toml-rules'),
   /** Reading a saved session back: `--resume` only. */
