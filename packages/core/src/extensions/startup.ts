@@ -5,9 +5,9 @@
 
 import { loadExtensionsModule } from '../on-demand';
 import { type ActivateSkillOptions, activateSkillSpec } from '../skills/activate-skill-spec';
-import { discoverExtensibility } from './load';
 import type { LazyTool } from '../tools/tool';
 import type { Extensibility, ExtensibilityOptions } from './extensibility';
+import { discoverExtensibility } from './load';
 
 export { skillsPromptSection } from '../skills/prompt';
 export { compatNotesFile, readCompatNotes, recordCompatNotes } from './compat-notes';
