@@ -17,14 +17,10 @@ import { dirname, join } from 'node:path';
 const ON_DEMAND_LISTS = ['packages/core/src/on-demand.ts', 'packages/cli/src/on-demand.ts'];
 
 /**
- * The roots of the first request of `kodo -p`: the cli's entry, the headless mode, and the
- * default provider's client. Everything they import statically is the path.
+ * The root of the first request of `kodo -p`: the cli's entry. Everything it imports statically
+ * is the path, the headless mode and the default provider's client (Gemini) included.
  */
-export const FIRST_REQUEST_ROOTS = [
-  'packages/cli/src/run.ts',
-  'packages/cli/src/headless/run-headless.ts',
-  'packages/core/src/llm/providers/gemini.ts',
-];
+export const FIRST_REQUEST_ROOTS = ['packages/cli/src/run.ts'];
 
 function sourceFile(dir, specifier) {
   for (const suffix of ['.ts', '.tsx', '/index.ts', '/index.tsx']) {

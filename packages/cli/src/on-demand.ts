@@ -2,8 +2,9 @@
 // Each `import()` here is a split point of the bundle (scripts/build.mjs), so a run loads only
 // the mode it runs; the engine's parts that load on demand are listed in core's on-demand.ts.
 export const onDemand = {
-  // Modes (run.ts picks one per run).
-  headless: () => import('./headless/run-headless'),
+  // Modes (run.ts picks one per run). The headless mode is not here: it is the first request's
+  // way (`kodo -p`), whose code is one chunk every mode loads anyway
+  // (scripts/first-request-chunk.mjs), so run.ts imports it statically and saves Node 20 a file.
   interactive: () => import('./ui/start'),
   acp: () => import('./acp/run-acp'),
   demo: () => import('./demo/run-demo'),

@@ -1,5 +1,6 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
+import { runHeadless } from './headless/run-headless';
 import { readPipedStdin } from './input';
 import { onDemand } from './on-demand';
 import { scrubInitialEnviron } from './scrub-environ';
@@ -227,7 +228,6 @@ async function runSession(args: CliArgs, identity: CliIdentity): Promise<number>
     );
     return ExitCode.input;
   }
-  const { runHeadless } = await onDemand.headless();
   return runHeadless({
     args,
     settings,

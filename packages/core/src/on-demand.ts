@@ -22,9 +22,13 @@ export function loadBuiltinToolsModule(): Promise<BuiltinToolsModule> {
   return import('./tools/builtin/index');
 }
 
-/** One module per provider, loaded when a model of that provider is first asked. */
+/**
+ * One module per provider, loaded when a model of that provider is first asked. Not Gemini, the
+ * default: its client is part of the first request's code, which every run loads in one chunk
+ * (scripts/first-request-chunk.mjs), so the registry imports it statically and Node 20 reads one
+ * file fewer before the first request.
+ */
 export const loadProvider = {
-  gemini: () => import('./llm/providers/gemini'),
   openai: () => import('./llm/providers/openai'),
   anthropic: () => import('./llm/providers/anthropic'),
   /** Asking a local server for its context window: local servers only. */
@@ -91,6 +95,12 @@ export const loadPart = {
   otel: () => import('./telemetry/otel'),
   /** The shell grammar (tree-sitter) the policy parses commands with: at the first shell call. */
   shellParser: () => import('./scheduler/policy/shell-parser'),
+  /**
+   * What options make a parsed command write a file or run a program (`git log --output=x`,
+   * `find -exec`, sed scripts): with the shell grammar, at the first shell call (~29 KB of
+   * tables and readers that Node 20 would otherwise parse on every start).
+   */
+  optionEffects: () => import('./scheduler/policy/option-effects'),
   /** TOML policy files: only when there are some. */
   policyToml: () => import('./scheduler/policy/toml-rules'),
   /** Reading a saved session back: `--resume` only. */

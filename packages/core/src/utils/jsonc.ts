@@ -1,4 +1,8 @@
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser/lib/esm/main.js';
+import type { ParseError } from 'jsonc-parser';
+// The parser alone, not the package's entry: that also evaluates the formatter, which builds
+// ~190 KB of indentation strings when loaded (a scavenge before every first request; kodo
+// formats only when it edits a settings file).
+import { parse } from 'jsonc-parser/lib/esm/impl/parser.js';
 import { locateJsonError } from './json-location';
 
 /**
@@ -29,5 +33,25 @@ function describe(text: string, error: ParseError): string {
   const before = text.slice(0, error.offset);
   const line = before.split('\n').length;
   const column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
-  return `line ${line}, column ${column}: ${printParseErrorCode(error.error)}`;
+  return `line ${line}, column ${column}: ${PARSE_ERROR_NAMES[error.error] ?? 'unknown error'}`;
 }
+
+/** jsonc-parser's `ParseErrorCode` names by code (its `printParseErrorCode`, without the entry). */
+const PARSE_ERROR_NAMES: Readonly<Record<number, string>> = {
+  1: 'InvalidSymbol',
+  2: 'InvalidNumberFormat',
+  3: 'PropertyNameExpected',
+  4: 'ValueExpected',
+  5: 'ColonExpected',
+  6: 'CommaExpected',
+  7: 'CloseBraceExpected',
+  8: 'CloseBracketExpected',
+  9: 'EndOfFileExpected',
+  10: 'InvalidCommentToken',
+  11: 'UnexpectedEndOfComment',
+  12: 'UnexpectedEndOfString',
+  13: 'UnexpectedEndOfNumber',
+  14: 'InvalidUnicode',
+  15: 'InvalidEscapeCharacter',
+  16: 'InvalidCharacter',
+};

@@ -20,6 +20,7 @@ import { loadProvider } from '../../on-demand';
 import { type Effort, isEffort } from '../effort';
 import { modelInfo } from '../models';
 import { checkedHeaders, parseHeaderLines } from './custom-headers';
+import { GeminiContentGenerator } from './gemini';
 import { OPENAI_WIRE_APIS, type OpenAIWireApi } from './openai-wire';
 import { ProviderConfigError } from './provider-config-error';
 import type { TransportTimeouts } from './transport-limits';
@@ -449,7 +450,6 @@ function transportOptionsOf(connection: ProviderConnection) {
 export function defaultProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .register('gemini', async (c) => {
-      const { GeminiContentGenerator } = await loadProvider.gemini();
       return new GeminiContentGenerator({
         apiKey: c.apiKey ?? '',
         transportOptions: transportOptionsOf(c),

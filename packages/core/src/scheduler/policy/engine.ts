@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { loadPart } from '../../on-demand';
 import { controlFileAmong } from '../../safety/control-files';
 import { builtinRules } from './defaults';
-import { optionEffects } from './option-effects';
+import type { optionEffects } from './option-effects';
 import type {
   ApprovalMode,
   PolicyChecker,
@@ -66,6 +66,7 @@ export class PolicyEngine implements PolicyChecker {
   private shellParser: ShellParser | undefined;
   private shellParserLoading: Promise<ShellParser> | undefined;
   private shellParserFailureReported = false;
+  private optionEffectsLoading: Promise<typeof optionEffects> | undefined;
   /** The mode of the latest check, for "allow always" answers that do not name one. */
   private lastMode: ApprovalMode = 'default';
 
@@ -209,9 +210,10 @@ export class PolicyEngine implements PolicyChecker {
     const commands = parsed.commands;
     if (commands.length === 0) return { decision, ...(rule ? { rule } : {}) };
     const where = shellDirectory(call.args.dir_path, context.workspace);
+    const effects = await this.optionEffects();
     if (commands.length === 1 && commands[0]!.text === command.trim()) {
       return {
-        decision: downgradeRedirection(decision, commands[0]!, { rule, context, where }),
+        decision: downgradeRedirection(decision, commands[0]!, { rule, context, where, effects }),
         ...(rule ? { rule } : {}),
       };
     }
@@ -224,6 +226,7 @@ export class PolicyEngine implements PolicyChecker {
         rule: partRule,
         context,
         where,
+        effects,
       });
       if (partDecision === 'deny') return { decision: 'deny', ...(partRule ? { rule: partRule } : {}) };
       if (partDecision === 'ask_user') aggregate = 'ask_user';
@@ -259,6 +262,18 @@ export class PolicyEngine implements PolicyChecker {
             ruleAppliesToTool({ ...rule, toolName: undefined }, call, context))) &&
         (!rule.argsPattern || rule.argsPattern.test(text)),
     );
+  }
+
+  /** Loaded with the first shell command, as the grammar is (on-demand.ts). */
+  private optionEffects(): Promise<typeof optionEffects> {
+    this.optionEffectsLoading ??= loadPart.optionEffects().then(
+      (module) => module.optionEffects,
+      (error: unknown) => {
+        this.optionEffectsLoading = undefined;
+        throw error;
+      },
+    );
+    return this.optionEffectsLoading;
   }
 
   private parser(): Promise<ShellParser> {
@@ -313,11 +328,16 @@ function effective(decision: PolicyDecision, context: PolicyContext): PolicyDeci
 function downgradeRedirection(
   decision: PolicyDecision,
   command: ShellSubCommand,
-  options: { rule: PolicyRule | undefined; context: PolicyContext; where: string | undefined },
+  options: {
+    rule: PolicyRule | undefined;
+    context: PolicyContext;
+    where: string | undefined;
+    effects: typeof optionEffects;
+  },
 ): PolicyDecision {
   const { rule, context } = options;
   if (decision !== 'allow' || context.mode === 'yolo') return decision;
-  const optionWrites = optionEffects(command.words);
+  const optionWrites = options.effects(command.words);
   if (!command.redirected && optionWrites.length === 0) return decision;
   if (!rule?.allowRedirection && context.mode !== 'auto_edit') return 'ask_user';
   const allInside = [...command.redirects, ...optionWrites].every(
