@@ -15,6 +15,12 @@ export interface Highlighter {
   highlight(code: string, language: string | undefined): HighlightedCode | undefined;
 }
 
+/**
+ * Shorter code is not guessed at: a guess runs every grammar over it (and compiles all of them
+ * the first time), and a fence whose language has not streamed in yet is empty.
+ */
+const MIN_GUESSED = 40;
+
 /** highlight.js scopes → theme roles. */
 const ROLE_OF_SCOPE: Record<string, SyntaxRole> = {
   keyword: 'keyword',
@@ -71,8 +77,9 @@ export async function loadHighlighter(): Promise<Highlighter> {
         const name = language?.toLowerCase();
         let tree: { children: HastNode[] };
         if (name && lowlight.registered(name)) tree = lowlight.highlight(name, code) as never;
-        else if (!name && code.length < 20_000) tree = lowlight.highlightAuto(code) as never;
-        else return undefined;
+        else if (!name && code.trim().length >= MIN_GUESSED && code.length < 20_000) {
+          tree = lowlight.highlightAuto(code) as never;
+        } else return undefined;
         return toLines(tree.children);
       } catch {
         return undefined;

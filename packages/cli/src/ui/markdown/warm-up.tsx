@@ -41,6 +41,10 @@ const SAMPLE_ANSWER = [
   '| 1 | 2 | 3 |',
   '',
   ...Object.entries(SAMPLE_CODE).flatMap(([language, code]) => [`\`\`\`${language}`, code, '```', '']),
+  // No language: highlight.js guesses, running (and first compiling) every grammar.
+  '```',
+  SAMPLE_CODE.python,
+  '```',
 ].join('\n');
 
 /** Yields to the event loop: pending input and timers run before the next step. */
