@@ -156,12 +156,18 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
     return HIDE_CURSOR + moveTo(end);
   };
 
-  const erase = (): string => {
-    const out = `${settle()}${moveTo(0)}${ERASE_BELOW}`;
+  /** Nothing of the region is on screen any more; the cursor is where it starts. */
+  const forgetRegion = () => {
     shown = [];
     shownFrame = '';
     cursorRow = 0;
     bottomRow = 0;
+    placed = undefined;
+  };
+
+  const erase = (): string => {
+    const out = `${settle()}${moveTo(0)}${ERASE_BELOW}`;
+    forgetRegion();
     return out;
   };
 
@@ -178,12 +184,10 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
     stream.write(erase());
   };
 
+  log.forget = forgetRegion;
+
   log.done = () => {
-    shown = [];
-    shownFrame = '';
-    cursorRow = 0;
-    bottomRow = 0;
-    placed = undefined;
+    forgetRegion();
     if (cursorHidden) stream.write(SHOW_CURSOR);
     cursorHidden = false;
   };
@@ -195,14 +199,6 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
     bottomRow = cursorRow;
     placed = undefined;
     cursorDirty = false;
-  };
-
-  log.forget = () => {
-    shown = [];
-    shownFrame = '';
-    cursorRow = 0;
-    bottomRow = 0;
-    placed = undefined;
   };
 
   log.setCursorPosition = (position) => {
