@@ -32,8 +32,12 @@ export interface PtyTerminalOptions {
 
 /** The screen is redrawn at most this often while a command prints. */
 const SCREEN_THROTTLE_MS = 50;
-/** After the command exits, output still in flight is awaited this long. */
+/**
+ * After the command exits, output still in flight is awaited until none has come for this long
+ * (at most DRAIN_MAX_MS): the exit can be reported before the last output is read.
+ */
 const DRAIN_MS = 50;
+const DRAIN_MAX_MS = 2000;
 /** Columns the tool box takes around its content (border and padding). */
 const BOX_CHROME_COLUMNS = 4;
 
@@ -199,7 +203,10 @@ function runInPty(
       },
     });
 
+    /** Output chunks received so far (the drain after exit waits for them to stop). */
+    let chunks = 0;
     const dataSubscription = child.onData((data) => {
+      chunks += 1;
       screen.write(data, scheduleRedraw);
       deliver(folder.push(stripper.push(data)));
       armInactivity();
@@ -230,7 +237,19 @@ function runInPty(
       });
     };
     child.onExit((exit) => {
-      setTimeout(() => void finish(exit), DRAIN_MS);
+      const exitedAt = Date.now();
+      let seen = chunks;
+      // A timer runs before the event loop polls for input, so after a busy spell it could fire
+      // with the last output still unread: each check first lets pending reads land
+      // (setImmediate runs after the poll), and waits again while output keeps coming.
+      const drain = () =>
+        setImmediate(() => {
+          if (chunks !== seen && Date.now() - exitedAt < DRAIN_MAX_MS) {
+            seen = chunks;
+            setTimeout(drain, DRAIN_MS);
+          } else void finish(exit);
+        });
+      setTimeout(drain, DRAIN_MS);
     });
     if (run.signal.aborted) onAbort();
     else run.signal.addEventListener('abort', onAbort, { once: true });
