@@ -33,20 +33,17 @@ import { ThemeContext } from './hooks/use-theme';
 import { useYoloToggle } from './hooks/use-yolo-toggle';
 import { ClipboardImageReader } from './input/clipboard-image';
 import { Keymap } from './keys/keymap';
-import { warmUpAnswerDrawing } from './markdown/warm-up';
+import { useAnswerWarmUp } from './markdown/warm-up';
 import { notificationPolicy } from './notify';
 import { osc52Sequence } from './osc52';
 import { replayItems } from './replay';
+import { CLEAR_SCREEN } from './terminal/frame-writer';
 import { resolveTheme, THEME_NAMES } from './theme';
 import type { HistoryItem, NewHistoryItem } from './types';
 
 export type { AppProps, ResumedSession } from './app-props';
 
-const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 const EXIT_ARM_MS = 2000;
-const HIGHLIGHTER_DELAY_MS = 250;
-/** The first warm-up runs right after the prompt is drawn (see markdown/warm-up.tsx). */
-const WARM_UP_DELAY_MS = 30;
 
 /** The interactive UI: static history, the live turn, the dialog or the input, and the footer. */
 export function App(props: AppProps) {
@@ -137,36 +134,7 @@ export function App(props: AppProps) {
     if (!agent.busy) setBranch(gitBranch(cwd));
   }, [agent.busy, cwd]);
 
-  /** Aborted when the first prompt goes out: a warm-up must not hold up the real answer. */
-  const warmUp = useRef<AbortController | undefined>(undefined);
-  useEffect(() => {
-    if (agent.busy) warmUp.current?.abort();
-  }, [agent.busy]);
-  const warmUpTheme = useRef(theme);
-  const warmUpWidth = useRef(columns);
-  useEffect(() => {
-    // After the prompt is on screen, while the person types: a sample answer is drawn off screen
-    // at once (so the first real one starts warm), the grammars are loaded (they take a while
-    // and nothing needs them yet) and the sample is drawn again with code highlighted.
-    const abort = new AbortController();
-    warmUp.current = abort;
-    const warm = () =>
-      warmUpAnswerDrawing({
-        highlighter: props.highlighter,
-        theme: warmUpTheme.current,
-        width: warmUpWidth.current,
-        signal: abort.signal,
-      });
-    const first = setTimeout(warm, WARM_UP_DELAY_MS);
-    const timer = setTimeout(() => {
-      void props.highlighter.start().then(warm);
-    }, HIGHLIGHTER_DELAY_MS);
-    return () => {
-      clearTimeout(first);
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [props.highlighter]);
+  useAnswerWarmUp({ highlighter: props.highlighter, theme, width: columns, busy: agent.busy });
 
   const leave = useCallback(() => {
     agent.cancel();

@@ -1,13 +1,11 @@
 import { render } from 'ink';
 import { App, type AppProps } from './app';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON, notificationPolicy } from './notify';
-import { createFrameWriter, type FrameLog } from './terminal/frame-writer';
+import { CLEAR_SCREEN, createFrameWriter, type FrameLog } from './terminal/frame-writer';
 
 /** Bracketed paste: the terminal marks pasted text, so its newlines are not taken as Enter. */
 const PASTE_ON = '\u001b[?2004h';
 const PASTE_OFF = '\u001b[?2004l';
-/** Clears the screen and the scrollback, cursor home (the transcript is then drawn again). */
-const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 
 export interface MountOptions {
   stdout: NodeJS.WriteStream;

@@ -1,4 +1,5 @@
 import { renderToString } from 'ink';
+import { useEffect, useRef } from 'react';
 import { HighlighterContext } from '../hooks/use-highlighter';
 import { ThemeContext } from '../hooks/use-theme';
 import type { Theme } from '../theme';
@@ -17,7 +18,7 @@ import { Markdown } from './markdown';
  */
 const SAMPLE_CODE: Record<string, string> = {
   typescript: 'export function add(a: number, b: number): number {\n  return a + b; // sum\n}',
-  javascript: "const items = [1, 2, 3].map((n) => n * 2);\nconsole.log(`items: ${items}`, 'done');",
+  javascript: "const items = [1, 2, 3].map((n) => n * 2);\nconsole.log('items', items, /done/);",
   python: 'def add(a: int, b: int) -> int:\n    """Sum."""\n    return a + b  # sum',
   bash: 'for f in *.ts; do\n  echo "$f" | grep -q test && npm test -- "$f"\ndone',
   json: '{ "name": "kodo", "version": 1, "tags": ["a", "b"], "ok": true }',
@@ -73,4 +74,49 @@ export async function warmUpAnswerDrawing(options: {
     </ThemeContext.Provider>,
     { columns: width },
   );
+}
+
+/** The grammars load this long after the prompt is drawn (nothing needs them before). */
+const HIGHLIGHTER_DELAY_MS = 250;
+/** The first warm-up runs right after the prompt is drawn. */
+const WARM_UP_DELAY_MS = 30;
+
+/**
+ * While the person types the first prompt: the sample answer drawn at once, the grammars
+ * loaded, the sample drawn again with code highlighted. The first prompt (`busy`) aborts what is
+ * left, so a warm-up never holds up a real answer.
+ */
+export function useAnswerWarmUp(options: {
+  highlighter: HighlighterLoader;
+  theme: Theme;
+  width: number;
+  busy: boolean;
+}): void {
+  const { highlighter, busy } = options;
+  const latest = useRef(options);
+  latest.current = options;
+  const abort = useRef<AbortController | undefined>(undefined);
+  useEffect(() => {
+    if (busy) abort.current?.abort();
+  }, [busy]);
+  useEffect(() => {
+    const controller = new AbortController();
+    abort.current = controller;
+    const warm = () =>
+      warmUpAnswerDrawing({
+        highlighter,
+        theme: latest.current.theme,
+        width: latest.current.width,
+        signal: controller.signal,
+      });
+    const first = setTimeout(warm, WARM_UP_DELAY_MS);
+    const grammars = setTimeout(() => {
+      void highlighter.start().then(warm);
+    }, HIGHLIGHTER_DELAY_MS);
+    return () => {
+      clearTimeout(first);
+      clearTimeout(grammars);
+      controller.abort();
+    };
+  }, [highlighter]);
 }

@@ -18,6 +18,8 @@
 import { compactStyles } from './compact-styles';
 
 const ESC = '\u001b[';
+/** Clears the screen and the scrollback, cursor home; whoever writes it calls `forget()`. */
+export const CLEAR_SCREEN = `${ESC}2J${ESC}3J${ESC}H`;
 const HIDE_CURSOR = `${ESC}?25l`;
 const SHOW_CURSOR = `${ESC}?25h`;
 const ERASE_ROW = `${ESC}2K`;
@@ -54,6 +56,9 @@ export interface FrameLog {
 const up = (rows: number) => (rows > 0 ? `${ESC}${rows}A` : '');
 const down = (rows: number) => (rows > 0 ? `${ESC}${rows}B` : '');
 const toColumn = (column: number) => (column > 0 ? `${ESC}${column + 1}G` : '\r');
+
+/** Where Ink leaves the cursor after `frame`: below its last row, or on it when it fills the screen. */
+const endRow = (frame: string, rows: number) => (frame.endsWith('\n') ? rows : Math.max(0, rows - 1));
 
 /** The rows a frame occupies (Ink ends a frame with a newline unless it fills the screen). */
 function rowsOf(frame: string): string[] {
@@ -92,6 +97,20 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
   };
 
   /**
+   * Opens `count` blank rows above row `at` of the region, pushing the rows from `at` down:
+   * newlines from the row below the region scroll the screen when the region is at its bottom
+   * (or move down into blank rows), so the region's first row is then `count` rows higher; the
+   * rows inserted there push it back to where it was on screen. The cursor ends on row `at`.
+   */
+  const openRows = (at: number, count: number): string => {
+    const height = shown.length;
+    const out = `${moveTo(height)}${'\n'.repeat(count)}${up(height + count - at)}\r${ESC}${count}L`;
+    cursorRow = at;
+    bottomRow = height + count;
+    return out;
+  };
+
+  /**
    * When the region grows or shrinks, rows below the change (the input box, the footer) would
    * land on other screen rows and be written again; the terminal moves them instead: rows are
    * inserted or deleted just above the rows both frames end with. Returns what the screen then
@@ -112,12 +131,8 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
       const bytes = `${moveTo(at)}${ESC}${-grow}M`;
       return { bytes, screen: [...shown.slice(0, at), ...shown.slice(at - grow)] };
     }
-    // Room below first, as for final text: newlines from the row below the region scroll the
-    // screen when the region is at its bottom, then the rows are inserted above the suffix.
     if (shown.length + grow + 1 > (stream.rows ?? 0)) return same;
-    const bytes = `${moveTo(shown.length)}${'\n'.repeat(grow)}${up(shown.length + grow - at)}\r${ESC}${grow}L`;
-    cursorRow = at;
-    bottomRow = next.length;
+    const bytes = openRows(at, grow);
     return { bytes, screen: [...shown.slice(0, at), ...Array<string>(grow).fill(''), ...shown.slice(at)] };
   };
 
@@ -135,7 +150,7 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
     }
     if (next.length < existing) out += moveTo(next.length) + ERASE_BELOW;
     // Where Ink leaves the cursor: below the last row, or on it when the frame fills the screen.
-    out += moveTo(frame.endsWith('\n') ? next.length : Math.max(0, next.length - 1));
+    out += moveTo(endRow(frame, next.length));
     shown = next;
     shownFrame = frame;
     const cursor = activeCursor();
@@ -152,8 +167,7 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
   const settle = (): string => {
     if (!placed) return '';
     placed = undefined;
-    const end = shownFrame.endsWith('\n') ? shown.length : Math.max(0, shown.length - 1);
-    return HIDE_CURSOR + moveTo(end);
+    return HIDE_CURSOR + moveTo(endRow(shownFrame, shown.length));
   };
 
   /** Nothing of the region is on screen any more; the cursor is where it starts. */
@@ -195,7 +209,7 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
   log.sync = (frame: string) => {
     shown = rowsOf(frame);
     shownFrame = frame;
-    cursorRow = frame.endsWith('\n') ? shown.length : Math.max(0, shown.length - 1);
+    cursorRow = endRow(frame, shown.length);
     bottomRow = cursorRow;
     placed = undefined;
     cursorDirty = false;
@@ -221,14 +235,11 @@ export function createFrameWriter(stream: FrameStream): FrameLog {
       return;
     }
     let out = settle();
-    // From the row below the region: N newlines scroll the screen (or move down) by N, so the
-    // region's first row is then N + height rows up. Inserting N rows there pushes the region
-    // back down to where it was on screen; the text goes into the rows freed above it. Text
-    // taller than the room goes in a screenful at a time.
+    // Text taller than the room goes in a screenful at a time; after each part the region is
+    // where it was on screen and its first row is row 0 again.
     for (let at = 0; at < lines.length; at += room) {
       const part = lines.slice(at, at + room);
-      out += `${moveTo(height)}${'\n'.repeat(part.length)}${up(height + part.length)}\r`;
-      out += `${ESC}${part.length}L`;
+      out += openRows(0, part.length);
       for (const line of part) out += `${line}\n`;
       cursorRow = 0;
       bottomRow = height;
