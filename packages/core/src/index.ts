@@ -27,7 +27,9 @@ export type {
 } from './scheduler/scheduler';
 // Run a session: create it, send prompts, read typed events and how each prompt ended.
 export { type CreateSessionOptions, createSession, SessionSetupError } from './sdk/create-session';
-// Or with the user's settings, MCP servers and hooks: a runtime that hands out sessions.
+// A runtime that hands out sessions: from the program's options alone (reads nothing), or with
+// the user's settings, MCP servers and hooks.
+export { createRuntimeFromOptions } from './sdk/options-runtime';
 export { createRuntimeFromSettings, type RuntimeFromSettingsOptions } from './sdk/settings-runtime';
 export type { ApprovalLockdown, ApprovalModeDecision } from './session/approval-mode-gate';
 export { Session, type SessionChange } from './session/session';

@@ -1,6 +1,6 @@
 /**
  * The pieces of a runtime that read settings and files once per run: the configuration, the
- * hooks' configuration, skills, telemetry, the session log. Kept apart from runtime.ts so that
+ * hooks' configuration, skills, telemetry, a resumed session's log. Kept apart from runtime.ts so that
  * file stays about who owns what and the order things end in.
  */
 import { unpricedModelRefusal } from '../agent/budgets';
@@ -128,20 +128,18 @@ export async function telemetryFor(
 }
 
 /**
- * A session's log: a new file (created with the first record), or the resumed session's file,
- * loaded with old bulky tool outputs masked to the project temp dir so memory stays bounded.
+ * A resumed session's log: its file, loaded with old bulky tool outputs masked to the project
+ * temp dir so memory stays bounded, and a recorder that appends to it.
  */
-export async function sessionLog(setup: {
+export async function resumedSessionLog(setup: {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  sessionId: string;
   tempDir: string;
-  resume?: SessionSummary;
+  resume: SessionSummary;
   onWarning: (message: string) => void;
-}): Promise<{ recorder: SessionRecorder; resumed?: LoadedSession }> {
+}): Promise<{ recorder: SessionRecorder; resumed: LoadedSession }> {
   const warn = setup.onWarning;
   const store = new SessionStore({ projectRoot: setup.cwd, env: setup.env });
-  if (!setup.resume) return { recorder: store.newRecorder({ sessionId: setup.sessionId, onError: warn }) };
   let resumed: Awaited<ReturnType<SessionStore['resume']>>;
   try {
     resumed = await store.resume(setup.resume, { spillDir: setup.tempDir, onError: warn });

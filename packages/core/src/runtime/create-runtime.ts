@@ -169,6 +169,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tempDir,
     plansDir,
     jobs,
+    sessionLogs: 'store',
     ...(safety.sandbox ? { sandbox: safety.sandbox } : {}),
     ...(hookSandbox ? { hookSandbox } : {}),
     ...(hooks && hookModule ? { hooks: { config: hooks, HookSystem: hookModule.HookSystem } } : {}),

@@ -82,23 +82,33 @@ export interface RuntimeOptions {
 /** A session the runtime handed out, with what its front end shows at the start. */
 export interface RuntimeSession {
   session: Session;
-  /** Writes the session log (`~/.kodo/sessions/<project>/`). */
-  recorder: SessionRecorder;
+  /** Writes the session log (`~/.kodo/sessions/<project>/`); absent when the runtime keeps none. */
+  recorder?: SessionRecorder;
   /** The recorded session this one continues, when resuming (its messages, for replaying). */
   resumed?: LoadedSession;
 }
 
-/** What createRuntime assembled; the Runtime holds it. */
+/**
+ * What createRuntime (or the SDK's preset that reads nothing, sdk/options-runtime.ts) assembled;
+ * the Runtime holds it.
+ */
 export interface RuntimeParts {
   options: RuntimeOptions;
   model: string;
   generator: BuiltGenerator;
   tools: ToolRegistry;
-  policy: PolicyEngine;
-  memory: ProjectMemory;
+  /** The policy files' engine; absent when none was read (the caller's rules are in `sessionOptions`). */
+  policy?: PolicyEngine;
+  /** The context files, loaded once; absent when none are read. */
+  memory?: ProjectMemory;
   tempDir: string;
   plansDir: string;
   jobs: BackgroundJobs;
+  /**
+   * `store`: each session records its log in `~/.kodo/sessions/<project>/` and can be resumed;
+   * `none`: sessions keep no log (the SDK's preset that reads nothing).
+   */
+  sessionLogs: 'store' | 'none';
   sandbox?: CommandSandbox;
   hookSandbox?: CommandSandbox;
   hooks?: { config: HookConfig; HookSystem: typeof HookSystem };

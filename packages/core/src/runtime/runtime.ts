@@ -10,15 +10,18 @@ import type { HookSystem } from '../hooks/hook-system';
 import type { SessionEndReason } from '../hooks/types';
 import type { McpManager } from '../mcp/index';
 import type { CommandSandbox } from '../safety/sandbox/index';
+import type { SessionRecorder } from '../session/recorder';
+import type { LoadedSession } from '../session/resume';
 import { Session } from '../session/session';
 import type { SessionSummary } from '../session/session-files';
 import { SessionStore } from '../session/store';
 import type { ToolRegistry } from '../tools/registry';
 import { newSessionId } from '../utils/ids';
-import { sessionLog } from './assembly';
+import { resumedSessionLog } from './assembly';
 import type { RuntimeExtensibility } from './extensibility';
 import type { BuiltGenerator } from './generator';
 import { type RuntimeParts, type RuntimeSession, stderrWarning } from './options';
+import { RuntimeSetupError } from './setup-error';
 
 export class Runtime {
   /** Sessions whose SessionEnd has not fired yet (close() ends them), oldest first. */
@@ -27,7 +30,7 @@ export class Runtime {
   private current: Session | undefined;
   private closing: Promise<void> | undefined;
 
-  /** Use createRuntime. */
+  /** Use createRuntime (or the SDK's createRuntimeFromOptions, which reads nothing). */
   constructor(private readonly parts: RuntimeParts) {}
 
   /** `provider:model` as configured (a session may switch with /model). */
@@ -67,12 +70,36 @@ export class Runtime {
 
   /** A new, empty session (its log is created with its first record). */
   async newSession(options: { sessionId?: string } = {}): Promise<RuntimeSession> {
-    return this.session(options.sessionId ?? newSessionId());
+    return this.newSessionNow(options);
+  }
+
+  /**
+   * newSession() for the SDK's `createSession`, whose API is synchronous: a new session needs
+   * nothing awaited (its log is created with its first record).
+   * @internal
+   */
+  newSessionNow(options: { sessionId?: string } = {}): RuntimeSession {
+    this.refuseWhenClosed();
+    const sessionId = options.sessionId ?? newSessionId();
+    const recorder = this.recorderFor(sessionId);
+    return this.build(sessionId, recorder ? { recorder } : {});
   }
 
   /** The recorded session `summary` names, continued under its own id and log. */
   async resumeSession(summary: SessionSummary): Promise<RuntimeSession> {
-    return this.session(summary.id, summary);
+    this.refuseWhenClosed();
+    const { options } = this.parts;
+    if (this.parts.sessionLogs === 'none') {
+      throw new RuntimeSetupError('This runtime keeps no session logs: there is nothing to resume.', 'input');
+    }
+    const log = await resumedSessionLog({
+      cwd: options.cwd,
+      env: options.env,
+      tempDir: this.parts.tempDir,
+      resume: summary,
+      onWarning: options.onSessionWarning ?? stderrWarning,
+    });
+    return this.build(summary.id, log);
   }
 
   /**
@@ -111,12 +138,8 @@ export class Runtime {
    */
   forkSession(from: Session, options: { onWarning?: (message: string) => void } = {}): Session {
     const sessionId = newSessionId();
-    const { cwd, env } = this.parts.options;
-    const recorder = new SessionStore({ projectRoot: cwd, env }).newRecorder({
-      sessionId,
-      onError: options.onWarning ?? this.parts.options.onSessionWarning ?? stderrWarning,
-    });
-    const forked = from.fork({ sessionId, recorder });
+    const recorder = this.recorderFor(sessionId, options.onWarning);
+    const forked = from.fork({ sessionId, ...(recorder ? { recorder } : {}) });
     this.open.push(forked);
     this.current = forked;
     return forked;
@@ -157,39 +180,48 @@ export class Runtime {
     if (failures.length > 0) throw failures[0];
   }
 
-  private async session(sessionId: string, resume?: SessionSummary): Promise<RuntimeSession> {
+  private refuseWhenClosed(): void {
     if (this.closing) throw new Error('The runtime is closed.');
-    const { options } = this.parts;
-    const log = await sessionLog({
-      cwd: options.cwd,
-      env: options.env,
+  }
+
+  /** A new session's log (created with its first record); none when the runtime keeps no logs. */
+  private recorderFor(sessionId: string, onWarning?: (message: string) => void): SessionRecorder | undefined {
+    if (this.parts.sessionLogs === 'none') return undefined;
+    const { cwd, env, onSessionWarning } = this.parts.options;
+    return new SessionStore({ projectRoot: cwd, env }).newRecorder({
       sessionId,
-      tempDir: this.parts.tempDir,
-      ...(resume ? { resume } : {}),
-      onWarning: options.onSessionWarning ?? stderrWarning,
+      onError: onWarning ?? onSessionWarning ?? stderrWarning,
     });
+  }
+
+  /** Builds a session on the run's parts and keeps it until it ends. */
+  private build(
+    sessionId: string,
+    log: { recorder?: SessionRecorder; resumed?: LoadedSession },
+  ): RuntimeSession {
+    const { recorder, resumed } = log;
     const session = new Session({
       ...this.parts.sessionOptions,
       sessionId,
-      recorder: log.recorder,
-      ...this.hooksFor(sessionId, log.recorder),
-      ...(log.resumed
+      ...(recorder ? { recorder } : {}),
+      ...this.hooksFor(sessionId, recorder),
+      ...(resumed
         ? {
-            history: log.resumed.history,
+            history: resumed.history,
             restored: {
-              ...(log.resumed.stats ? { stats: log.resumed.stats } : {}),
-              ...(log.resumed.todos ? { todos: log.resumed.todos } : {}),
+              ...(resumed.stats ? { stats: resumed.stats } : {}),
+              ...(resumed.todos ? { todos: resumed.todos } : {}),
             },
           }
         : {}),
     });
     this.open.push(session);
     this.current = session;
-    return { session, recorder: log.recorder, ...(log.resumed ? { resumed: log.resumed } : {}) };
+    return { session, ...(recorder ? { recorder } : {}), ...(resumed ? { resumed } : {}) };
   }
 
   /** A session's hooks: the run's configuration, run under the session's id and transcript. */
-  private hooksFor(sessionId: string, transcript: { readonly file: string }): { hooks?: HookSystem } {
+  private hooksFor(sessionId: string, transcript?: { readonly file: string }): { hooks?: HookSystem } {
     const { hooks, options } = this.parts;
     if (!hooks) return {};
     return {
@@ -200,7 +232,7 @@ export class Runtime {
         env: options.env,
         plansDir: this.parts.plansDir,
         // The session log (created with its first record), for hooks that read the conversation.
-        transcriptPath: () => transcript.file,
+        ...(transcript ? { transcriptPath: () => transcript.file } : {}),
         ...(options.onHookFeedback ? { onFeedback: options.onHookFeedback } : {}),
         ...(this.parts.hookSandbox ? { sandbox: this.parts.hookSandbox } : {}),
       }),

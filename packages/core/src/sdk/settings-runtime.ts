@@ -42,7 +42,8 @@ export interface RuntimeFromSettingsOptions {
  * A runtime as `kodo -p` in `cwd` would assemble it: the user's settings (`~/.kodo/settings.json`,
  * and the project's when trusted), their MCP servers (started and waited for), hooks, policies,
  * extensions and context files. Sessions come from `runtime.newSession()`; `runtime.close()` ends
- * them (SessionEnd hooks) and stops the servers. `createSession` is the preset that reads none.
+ * them (SessionEnd hooks) and stops the servers. `createRuntimeFromOptions` is the preset that
+ * reads none.
  */
 export async function createRuntimeFromSettings(options: RuntimeFromSettingsOptions): Promise<Runtime> {
   const env = options.env ?? process.env;

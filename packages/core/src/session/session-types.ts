@@ -98,6 +98,12 @@ export interface SessionOptions {
   restored?: { stats?: SessionStatsSnapshot; todos?: TodoItem[] };
   /** Hard limits on cost, tokens, tool calls and time; checked between steps. */
   budgets?: BudgetLimits;
+  /**
+   * What `dispose()` ends when the session is its run's only purpose: the SDK's `createSession`
+   * passes its runtime's `close()`, so the one teardown order holds there too. Absent: dispose()
+   * stops the session's background commands and telemetry.
+   */
+  disposeRun?: () => Promise<void>;
   /** Custom subagents for `invoke_agent`, after the built-ins (agent files, extensions). */
   agents?: readonly SubagentDefinition[];
   /** Limits for every subagent (settings `agents.maxTurns`, `maxTimeMinutes`, `maxDepth`). */

@@ -319,8 +319,12 @@ export class Session {
     return used === undefined ? undefined : used / this.contextWindow(this.model);
   }
 
-  /** Ends the session: stops its background commands (their whole process groups). */
+  /**
+   * Ends the session: with `SessionOptions.disposeRun` (the SDK's `createSession`), its runtime's
+   * one teardown; otherwise its background commands (their whole process groups) and telemetry.
+   */
   async dispose(): Promise<void> {
+    if (this.options.disposeRun) return this.options.disposeRun();
     await this.toolContext.shell?.jobs.dispose();
     await this.telemetry.shutdown();
   }
