@@ -4,23 +4,19 @@ import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  lazyBuiltinTools,
-  loadReplayGenerators,
-  Session,
-  sanitizeEnv,
-  ToolRegistry,
-  Workspace,
-} from '@kodo/core/engine';
+import { loadReplayGenerators, type Runtime, sanitizeEnv } from '@kodo/core/engine';
+import { parseCliArgs } from '../shared/args';
 import { ExitCode } from '../shared/exit-codes';
+import { createCliRuntime } from '../shared/runtime-setup';
 import { createTranscriptRenderer, styles } from './render';
 
 const DEMO_PROMPT = 'The tests in this project fail. Find the bug, fix it, and make sure the tests pass.';
 
 /**
  * `kodo demo`: copies a small sample project with a real bug into a scratch directory and replays
- * a scripted model session through the real Session. The model's replies are scripted; every tool
- * call (search, read, edit, shell) runs for real, and the tests are checked again at the end.
+ * a scripted model session through the real runtime, as `kodo -y` there would assemble it. The
+ * model's replies are scripted; every tool call (search, read, edit, shell) runs for real, and
+ * the tests are checked again at the end.
  */
 export async function runDemo(io: {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -39,18 +35,43 @@ export async function runDemo(io: {
       `${s.bold('> ')}${DEMO_PROMPT}\n\n`,
   );
 
+  const runtime = await demoRuntime(workspaceDir, join(assets, 'session.jsonl'));
+  try {
+    return await replay(runtime, workspaceDir, io);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
+ * The runtime every front end gets (createRuntime), with the scripted model injected as
+ * `kodo mcp serve` injects its own. The demo reads no settings file and no extensions, so it
+ * shows the same run on every machine; the scratch copy is kodo's own sample, so it is trusted.
+ */
+async function demoRuntime(workspaceDir: string, script: string): Promise<Runtime> {
   const { FakeContentGenerator } = await loadReplayGenerators();
-  const session = new Session({
-    generator: FakeContentGenerator.fromFile(join(assets, 'session.jsonl'), { strict: true }),
-    model: 'scripted-demo',
-    tools: new ToolRegistry(lazyBuiltinTools()),
-    toolContext: {
-      workspace: new Workspace({ roots: [workspaceDir] }),
-      env: sanitizeEnv(process.env),
-      shellInactivityTimeoutMs: 60_000,
-    },
-    approvalMode: 'yolo',
+  const scripted = FakeContentGenerator.fromFile(script, { strict: true });
+  return createCliRuntime({
+    // The command line the demo stands for: the demo approves each tool call itself.
+    args: parseCliArgs(['--approval-mode=yolo', '--extensions=none']),
+    settings: {},
+    cwd: workspaceDir,
+    env: process.env,
+    trusted: true,
+    approvals: { interactive: false },
+    customCommands: false,
+    generator: () => ({ generator: scripted, model: 'scripted-demo', flush: async () => undefined }),
   });
+}
+
+async function replay(
+  runtime: Runtime,
+  workspaceDir: string,
+  io: { stdout: NodeJS.WritableStream & { isTTY?: boolean }; stderr: NodeJS.WritableStream },
+): Promise<number> {
+  const s = styles(io.stdout);
+  const { session } = await runtime.newSession();
+  await session.start('startup');
   const render = createTranscriptRenderer(io.stdout);
   const stream = session.sendMessage(DEMO_PROMPT, new AbortController().signal);
   let next = await stream.next();
