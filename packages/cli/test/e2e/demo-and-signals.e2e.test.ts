@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { geminiChunk, KODO_BIN, runKodo, startGeminiMock } from '@kodo/testkit';
 import { describe, expect, it } from 'vitest';
 import { e2eDirs, spawnedKodoEnv } from './helpers';
@@ -32,6 +32,9 @@ describe('kodo demo', () => {
     const kept = /The scratch copy is kept in (\S+): look at the fixed code there/.exec(run.stdout)?.[1];
     expect(kept?.startsWith(`${dirs.root}/kodo-demo-`)).toBe(true);
     expect(existsSync(join(kept!, 'package.json'))).toBe(true);
+    // The runtime every front end uses assembled it: the session is logged like any kodo run's.
+    const logged = readdirSync(join(dirs.home, 'sessions'));
+    expect(logged.some((dir) => dir.startsWith(basename(kept!).toLowerCase()))).toBe(true);
   });
 });
 
