@@ -4,6 +4,7 @@ export { type InputFilesModule, loadInputFiles } from '../on-demand';
 export {
   BUILTIN_COMMANDS,
   type BuiltinCommand,
+  type BuiltinCommandName,
   builtinCommandsFor,
   findBuiltinCommand,
 } from './builtin-commands';

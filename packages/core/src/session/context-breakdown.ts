@@ -1,5 +1,10 @@
+import type { Chat } from '../agent/chat';
+import type { AgentLoopDeps } from '../agent/loop';
+import type { ProjectMemory } from '../context/memory-files';
 import { estimatePartTokens, estimateTextTokens } from '../context/tokens';
 import type { Content, FunctionDeclaration } from '../contracts/messages';
+import type { ToolRegistry } from '../tools/registry';
+import type { SessionOptions } from './session-types';
 
 /** One source of what the next request carries, in estimated tokens. */
 export interface ContextSource {
@@ -20,7 +25,7 @@ export interface ContextBreakdown {
   measured?: number;
 }
 
-/** What the breakdown is computed from (Session.contextBreakdown gathers it). */
+/** What the breakdown is computed from (`contextMaterial` gathers it from a session's parts). */
 export interface ContextMaterial {
   model: string;
   window: number;
@@ -35,6 +40,36 @@ export interface ContextMaterial {
   declarations: readonly { declaration: FunctionDeclaration; serverName?: string }[];
   history: readonly Content[];
   measured?: number;
+}
+
+/** The material of a session's next request, read from the parts that build it. */
+export function contextMaterial(parts: {
+  model: string;
+  window: number;
+  loopDeps: Pick<AgentLoopDeps, 'tools' | 'systemInstruction'>;
+  chat: Pick<Chat, 'lastPromptTokens' | 'getHistory'>;
+  tools: ToolRegistry;
+  memory: ProjectMemory | undefined;
+  options: Pick<SessionOptions, 'systemInstruction' | 'promptSections'>;
+}): ContextMaterial {
+  const { loopDeps, chat, memory, options } = parts;
+  const declarations = loopDeps.tools().map((declaration) => {
+    const spec = parts.tools.get(declaration.name) as { serverName?: string } | undefined;
+    return { declaration, ...(spec?.serverName ? { serverName: spec.serverName } : {}) };
+  });
+  const measured = chat.lastPromptTokens;
+  return {
+    model: parts.model,
+    window: parts.window,
+    systemInstruction: loopDeps.systemInstruction(),
+    memoryBlock: memory?.systemBlock() ?? '',
+    firstTurnMemoryBlock: memory?.firstTurnBlock() ?? '',
+    // A replaced system prompt carries no skills section.
+    skillSections: options.systemInstruction === undefined ? (options.promptSections?.() ?? []) : [],
+    declarations,
+    history: chat.getHistory(),
+    ...(measured !== undefined ? { measured } : {}),
+  };
 }
 
 /**

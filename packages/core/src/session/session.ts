@@ -1,18 +1,15 @@
 import { BudgetTracker, type BudgetUsage } from '../agent/budgets';
 import type { Chat } from '../agent/chat';
-import { type AgentLoopDeps, type LoopOutcome, type LoopState, runAgentLoop } from '../agent/loop';
+import type { LoopOutcome, LoopState } from '../agent/loop';
 import type { AgentSummary, SubagentRunner } from '../agent/subagents';
-import type { ChatCompressor, CompressionResult } from '../context/compression';
-import { attachDiscoveredContext } from '../context/jit-context';
+import type { CompressionResult } from '../context/compression';
 import type { ProjectMemory } from '../context/memory-files';
 import type { AgentEvent, ToolCallRequestInfo } from '../contracts/events';
 import type { Content, GenerationConfig, Part } from '../contracts/messages';
 import type { HookSystem } from '../hooks/hook-system';
-import { PromptHooks } from '../hooks/prompt-hooks';
-import { hookContextBlock, type SessionEndReason, type SessionStartSource } from '../hooks/types';
+import type { SessionEndReason, SessionStartSource } from '../hooks/types';
 import type { Effort } from '../llm/effort';
 import { BUILTIN_CATALOGUE } from '../llm/models';
-import { environmentContext } from '../prompts/environment';
 import type { CheckpointInfo } from '../safety/checkpoints';
 import type {
   PromptSummary,
@@ -23,28 +20,29 @@ import type {
   SessionCheckpoints,
 } from '../safety/checkpoints/session-checkpoints';
 import type { ApprovalMode } from '../scheduler/policy/policy';
-import type { CompletedToolCall, Scheduler } from '../scheduler/scheduler';
+import type { CompletedToolCall } from '../scheduler/scheduler';
 import { NO_TELEMETRY, type Telemetry } from '../telemetry/telemetry';
 import type { FileFiltering } from '../tools/file-filtering';
 import type { TodoItem, ToolContext, ToolModelClient } from '../tools/tool';
 import type { Workspace } from '../tools/workspace';
-import { AsyncQueue } from '../utils/async-queue';
 import { newSessionId } from '../utils/ids';
-import {
-  type ApprovalModeDecision,
-  ApprovalModeError,
-  type ApprovalModeSource,
-  decideApprovalMode,
-} from './approval-mode-gate';
-import { assembleSession } from './assembly';
-import { type ContextBreakdown, computeContextBreakdown } from './context-breakdown';
-import type { DeferredTools } from './deferred-tools';
+import type { ApprovalModeDecision, ApprovalModeSource } from './approval-mode-gate';
+import { ApprovalModeState } from './approval-mode-state';
+import { assembleSession, type SessionParts } from './assembly';
+import { ChangeFeed } from './change-feed';
+import { type ContextBreakdown, computeContextBreakdown, contextMaterial } from './context-breakdown';
+import { ConversationEdits } from './conversation-edits';
+import { forkOptions } from './fork';
+import { preCompressAuto, sessionEnded, sessionStartContext } from './lifecycle-hooks';
+import { PromptIds } from './prompt-ids';
+import { PromptRunner } from './prompt-run';
 import type { TurnBoundary, TurnRecorder } from './recorder';
 import type { SessionChange, SessionOptions } from './session-types';
 import { SessionStats, type SessionStatsSnapshot, type StatsTotals } from './stats';
 import { statsCost } from './stats-cost';
 import { SteeringInbox } from './steering';
-import { runUserToolCall, type ToolCallRequester, type UserToolCallDeps } from './user-tool-call';
+import { runSessionTools, type ToolRunDeps, type ToolRunOptions } from './tool-runs';
+import { runUserToolCall, type ToolCallRequester } from './user-tool-call';
 
 export type { SessionChange, SessionOptions } from './session-types';
 
@@ -53,23 +51,24 @@ export type { SessionChange, SessionOptions } from './session-types';
  * the conversation (chat, tools, policy, hooks, budgets, the record) and runs each prompt
  * through the agent loop (`agent/loop.ts`). Front ends consume its AgentEvent stream and change
  * the conversation only through its methods, which record and announce what they changed.
+ *
+ * This class is the API and the state it owns; each concept behind it has its file: wiring the
+ * parts (assembly.ts), sending a message (prompt-run.ts), running tools (tool-runs.ts), changes
+ * to the conversation (conversation-edits.ts) and who hears of them (change-feed.ts), the
+ * approval mode (approval-mode-state.ts), forking (fork.ts) and the session's own hooks
+ * (lifecycle-hooks.ts).
  */
 export class Session {
   readonly id: string;
   private readonly stats = new SessionStats();
   /** What the session spent (cost per model, tokens, tool calls, time) and its limits. */
   private readonly budget: BudgetTracker;
-  private readonly deferred: DeferredTools | undefined;
   private readonly chat: Chat;
-  private readonly scheduler: Scheduler;
-  private approvalMode: ApprovalMode;
-  private needsEnvironmentContext: boolean;
-  private readonly cwd: string;
-  private promptCount = 0;
+  private readonly approvalMode: ApprovalModeState;
+  private readonly promptIds: PromptIds;
   private todoItems: TodoItem[] = [];
   /** The tool context as tools see it, with the session's model client and todo list filled in. */
   private readonly toolContext: ToolContext;
-  private readonly compressor: ChatCompressor;
   /** Context files (KODO.md, AGENTS.md, GEMINI.md); absent = none loaded. */
   private readonly memory: ProjectMemory | undefined;
   /** The session's hooks; undefined when none are configured. */
@@ -79,14 +78,18 @@ export class Session {
   private readonly telemetry: Telemetry;
   private readonly recorder: TurnRecorder | undefined;
   private readonly loopState: LoopState = { sessionTurns: 0 };
-  private readonly loopDeps: Omit<AgentLoopDeps, 'promptHooks' | 'record'>;
+  private readonly loopDeps: SessionParts['loopDeps'];
+  /** The scheduler and what a batch of tool calls is counted in (tool-runs.ts). */
+  private readonly toolRuns: ToolRunDeps;
   /**
    * The conversation's request settings: the caller's, the session id as the prompt-cache key,
    * and the effort `/effort` chose. One object the loop reads on every request, so a change
    * applies from the next request on.
    */
   private readonly requestConfig: GenerationConfig;
-  private readonly listeners = new Set<(change: SessionChange) => void>();
+  private readonly changes = new ChangeFeed(() => this.recordBoundary());
+  private readonly edits: ConversationEdits;
+  private readonly prompts: PromptRunner;
   /** The agents `invoke_agent` can start (built-in and custom). */
   private readonly agents: SubagentRunner;
   /** The window planned with for a model: a local server's report, else the model table's. */
@@ -96,12 +99,12 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
     this.requestConfig = { ...options.generationConfig, cacheKey: this.id };
-    const first = decideApprovalMode(
+    this.approvalMode = new ApprovalModeState(
       { mode: options.approvalMode ?? 'default', source: options.approvalModeSource ?? 'sdk' },
-      { lockdown: options.approvalLockdown ?? {} },
+      options.approvalLockdown ?? {},
+      (change) => this.changes.announce(change),
     );
-    if (!first.ok) throw new ApprovalModeError(first.message);
-    this.approvalMode = first.mode;
+    this.promptIds = new PromptIds(this.id);
     this.memory = options.memory;
     this.hooks = options.hooks;
     this.telemetry = options.telemetry ?? NO_TELEMETRY;
@@ -109,11 +112,9 @@ export class Session {
     this.budget = new BudgetTracker(options.budgets ?? {}, options.models ? { models: options.models } : {});
     if (options.restored?.stats) this.stats.restore(options.restored.stats);
     if (options.restored?.todos) this.todoItems = structuredClone(options.restored.todos);
-    this.needsEnvironmentContext = (options.includeEnvironmentContext ?? true) && !options.history?.length;
-    this.cwd = options.toolContext.workspace.cwd;
     const parts = assembleSession(options, {
       id: this.id,
-      cwd: this.cwd,
+      cwd: options.toolContext.workspace.cwd,
       stats: this.stats,
       budget: this.budget,
       telemetry: this.telemetry,
@@ -128,21 +129,48 @@ export class Session {
           this.todoItems = structuredClone(items);
         },
       },
-      approvalMode: () => this.approvalMode,
+      approvalMode: () => this.approvalMode.get(),
       setApprovalMode: (mode, request) => this.setApprovalMode(mode, request),
       replaceHistory: (history, change) => this.replaceHistory(history, change),
       runTools: (calls, signal) => this.runTools(calls, signal),
-      preCompressAuto: (check) => this.preCompressAuto(check),
+      preCompressAuto: (check) => preCompressAuto(this.hooks, check),
     });
     this.chat = parts.chat;
-    this.compressor = parts.compressor;
     this.toolContext = parts.toolContext;
     this.checkpoints = parts.checkpoints;
-    this.scheduler = parts.scheduler;
     this.agents = parts.agents;
-    this.deferred = parts.deferred;
     this.contextWindow = parts.contextWindow;
     this.loopDeps = parts.loopDeps;
+    this.toolRuns = {
+      scheduler: parts.scheduler,
+      stats: this.stats,
+      telemetry: this.telemetry,
+      deferred: parts.deferred,
+      memory: this.memory,
+      workspace: this.toolContext.workspace,
+    };
+    this.edits = new ConversationEdits({
+      chat: parts.chat,
+      compressor: parts.compressor,
+      hooks: this.hooks,
+      changes: this.changes,
+    });
+    this.prompts = new PromptRunner(
+      {
+        promptIds: this.promptIds,
+        budget: this.budget,
+        checkpoints: this.checkpoints,
+        telemetry: this.telemetry,
+        hooks: this.hooks,
+        memory: this.memory,
+        workspace: this.toolContext.workspace,
+        contextWindows: options.contextWindows,
+        model: () => this.model,
+        loopDeps: this.loopDeps,
+        record: (boundary) => this.recordBoundary(boundary),
+      },
+      { environmentContext: (options.includeEnvironmentContext ?? true) && !options.history?.length },
+    );
   }
 
   /**
@@ -166,11 +194,10 @@ export class Session {
    */
   async start(source: SessionStartSource, signal?: AbortSignal): Promise<{ context?: string }> {
     if (!this.hooks) return {};
-    const { additionalContext } = await this.hooks.sessionStart(source, signal);
-    if (!additionalContext) return {};
+    const context = await sessionStartContext(this.hooks, source, signal);
+    if (!context) return {};
     // SessionStart's context is context in every front end, never prompt text: it joins the
     // conversation now, ahead of the first prompt, which stays as typed (docs/architecture.md, "Input").
-    const context = hookContextBlock(additionalContext);
     this.addContext([{ text: context }]);
     return { context };
   }
@@ -182,23 +209,12 @@ export class Session {
    */
   async end(reason: SessionEndReason): Promise<void> {
     if (!this.hooks) return;
-    await this.hooks.sessionEnd(reason);
-    await this.hooks.settle();
+    await sessionEnded(this.hooks, reason);
   }
 
   /** Hears every change made through this API, after it was recorded. Returns the unsubscribe. */
   subscribe(listener: (change: SessionChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(change: SessionChange): void {
-    this.recordBoundary();
-    this.announce(change);
-  }
-
-  private announce(change: SessionChange): void {
-    for (const listener of this.listeners) listener(change);
+    return this.changes.subscribe(listener);
   }
 
   /**
@@ -206,17 +222,12 @@ export class Session {
    * the output of a command the person ran): it joins the last user turn of the history.
    */
   addContext(parts: Part[]): void {
-    if (parts.length === 0) return;
-    this.chat.addUserContent(parts);
-    this.changed({ type: 'context_added', parts: structuredClone(parts) });
+    this.edits.addContext(parts);
   }
 
   /** Switches the model for the next requests (`/model`). The caller checks the name is usable. */
   setModel(model: string): void {
-    const from = this.chat.getModel();
-    if (from === model) return;
-    this.chat.setModel(model);
-    this.changed({ type: 'model_changed', from, to: model });
+    this.edits.setModel(model);
   }
 
   /** How hard the model thinks from the next request on (`/effort`); undefined = the configured one. */
@@ -232,8 +243,7 @@ export class Session {
 
   /** Replaces the whole history (a restored checkpoint, `/clear`, a history given by the SDK). */
   replaceHistory(history: Content[], change: { reason: 'restore' | 'rewind' | 'clear' | 'replace' }): void {
-    this.chat.setHistory(history);
-    this.changed({ type: 'history_replaced', reason: change.reason, messages: history.length });
+    this.edits.replaceHistory(history, change);
   }
 
   /**
@@ -241,15 +251,19 @@ export class Session {
    * record, if given); this one is left as it is.
    */
   fork(options: { sessionId?: string; recorder?: TurnRecorder } = {}): Session {
-    const { recorder: _parentRecorder, sessionId: _parentId, ...rest } = this.options;
-    const forked = new Session({
-      ...rest,
-      ...options,
-      model: this.model,
-      approvalMode: this.approvalMode,
-      history: this.chat.getHistory(),
-      restored: { stats: this.stats.snapshot(), todos: this.todos() },
-    });
+    const forked = new Session(
+      forkOptions(
+        this.options,
+        {
+          model: this.model,
+          approvalMode: this.approvalMode.get(),
+          history: this.chat.getHistory(),
+          stats: this.stats.snapshot(),
+          todos: this.todos(),
+        },
+        options,
+      ),
+    );
     // The effort `/effort` chose goes with it (its cache key is its own id).
     forked.setEffort(this.effort);
     // The fork's record holds the inherited history at once: left before its first prompt, it
@@ -258,34 +272,9 @@ export class Session {
     return forked;
   }
 
-  /**
-   * PreCompress (`auto`) fires before every request with history, as in Gemini CLI; the request
-   * waits for it only when a compression follows (docs/hooks.md says why).
-   */
-  private async preCompressAuto(check: { compressing: boolean }): Promise<void> {
-    const fired = this.hooks?.preCompress('auto');
-    if (check.compressing) await fired;
-  }
-
   /** `/compress`: summarise the history now, whatever its size. */
-  async compress(signal: AbortSignal, options: { instructions?: string } = {}): Promise<CompressionResult> {
-    this.promptCount += 1;
-    // As Gemini CLI: an empty history is nothing to compress, and no PreCompress fires.
-    if (this.chat.getCuratedHistory().length > 0) await this.hooks?.preCompress('manual');
-    const result = await this.compressor.compress(this.chat, {
-      trigger: 'manual',
-      signal,
-      promptId: `${this.id}########${this.promptCount}`,
-      ...(options.instructions ? { instructions: options.instructions } : {}),
-    });
-    if (result.status !== 'noop') {
-      this.changed({
-        type: 'history_replaced',
-        reason: 'compress',
-        messages: this.chat.liveHistory().length,
-      });
-    }
-    return result;
+  compress(signal: AbortSignal, options: { instructions?: string } = {}): Promise<CompressionResult> {
+    return this.edits.compress(signal, { promptId: this.promptIds.next(), ...options });
   }
 
   /**
@@ -294,23 +283,17 @@ export class Session {
    * the model's window and the provider's count at the last request.
    */
   contextBreakdown(): ContextBreakdown {
-    const declarations = this.loopDeps.tools().map((declaration) => {
-      const spec = this.options.tools.get(declaration.name) as { serverName?: string } | undefined;
-      return { declaration, ...(spec?.serverName ? { serverName: spec.serverName } : {}) };
-    });
-    const measured = this.chat.lastPromptTokens;
-    return computeContextBreakdown({
-      model: this.model,
-      window: this.contextWindow(this.model),
-      systemInstruction: this.loopDeps.systemInstruction(),
-      memoryBlock: this.memory?.systemBlock() ?? '',
-      firstTurnMemoryBlock: this.memory?.firstTurnBlock() ?? '',
-      skillSections:
-        this.options.systemInstruction === undefined ? (this.options.promptSections?.() ?? []) : [],
-      declarations,
-      history: this.chat.getHistory(),
-      ...(measured !== undefined ? { measured } : {}),
-    });
+    return computeContextBreakdown(
+      contextMaterial({
+        model: this.model,
+        window: this.contextWindow(this.model),
+        loopDeps: this.loopDeps,
+        chat: this.chat,
+        tools: this.options.tools,
+        memory: this.memory,
+        options: this.options,
+      }),
+    );
   }
 
   /** Share of the model's context window the history used at the last request (0–1). */
@@ -335,7 +318,7 @@ export class Session {
   }
 
   getApprovalMode(): ApprovalMode {
-    return this.approvalMode;
+    return this.approvalMode.get();
   }
 
   /**
@@ -343,22 +326,7 @@ export class Session {
    * mode the session is in, or why the switch was refused (the mode then stays as it was).
    */
   setApprovalMode(mode: ApprovalMode, request: { source?: ApprovalModeSource } = {}): ApprovalModeDecision {
-    const decision = decideApprovalMode(
-      { mode, source: request.source ?? 'sdk' },
-      { lockdown: this.options.approvalLockdown ?? {} },
-    );
-    if (!decision.ok || decision.mode === this.approvalMode) return decision;
-    const from = this.approvalMode;
-    this.approvalMode = decision.mode;
-    // Announced, so every front end (the UI's footer, ACP, stream-json) follows without polling.
-    // The mode is not part of the recorded conversation, so nothing is recorded for it.
-    this.announce({
-      type: 'approval_mode_changed',
-      from,
-      to: decision.mode,
-      source: request.source ?? 'sdk',
-    });
-    return decision;
+    return this.approvalMode.set(mode, request.source ?? 'sdk');
   }
 
   // What front ends show and change beyond the conversation: values and methods, never the
@@ -483,72 +451,12 @@ export class Session {
    * `responseJsonSchema`: the answer must be JSON matching it (structured output; no tools are
    * offered for this prompt, and each provider constrains the answer its own way).
    */
-  async *sendMessage(
+  sendMessage(
     input: string | Part[],
     signal: AbortSignal,
     options: { responseJsonSchema?: Record<string, unknown> } = {},
   ): AsyncGenerator<AgentEvent, LoopOutcome> {
-    this.promptCount += 1;
-    this.budget.start();
-    const promptId = `${this.id}########${this.promptCount}`;
-    const parts: Part[] = typeof input === 'string' ? [{ text: input }] : input;
-    const promptText = parts.map((part) => part.text ?? '').join('');
-    this.checkpoints?.promptStarted(promptId, promptText);
-    this.telemetry.userPrompt({ promptId, prompt: promptText });
-    const preamble = this.needsEnvironmentContext ? this.environmentPreamble() : undefined;
-    this.needsEnvironmentContext = false;
-    // A local server's window (asked for at setup) decides the tool profile of this first request.
-    await this.options.contextWindows?.discover(this.model, signal);
-    const schema = options.responseJsonSchema;
-    const loop = runAgentLoop(
-      {
-        ...this.loopDeps,
-        ...(schema
-          ? {
-              tools: () => [],
-              generationConfig: { ...this.loopDeps.generationConfig, responseJsonSchema: schema },
-            }
-          : {}),
-        // BeforeAgent sees the prompt as typed, before any preamble.
-        ...(this.hooks ? { promptHooks: new PromptHooks(this.hooks, parts) } : {}),
-        record: (boundary) => this.recordBoundary(boundary),
-      },
-      {
-        parts,
-        promptId,
-        ...(typeof input === 'string' ? { displayText: input } : {}),
-        ...(preamble ? { preamble } : {}),
-      },
-      signal,
-    );
-    let next = await loop.next();
-    while (!next.done) {
-      this.observe(next.value, promptId);
-      yield next.value;
-      next = await loop.next();
-    }
-    // A first prompt nothing answered gives its environment context back to the next one.
-    if (preamble && !next.value.promptKept) this.needsEnvironmentContext = true;
-    return next.value.outcome;
-  }
-
-  private environmentPreamble(): Part[] {
-    const projectContext = this.memory?.firstTurnBlock() ?? '';
-    const environment = environmentContext({ cwd: this.cwd, roots: this.toolContext.workspace.roots });
-    return [{ text: projectContext ? `${environment}\n\n${projectContext}` : environment }];
-  }
-
-  /** Telemetry of what the loop did (it only watches; the loop decides). */
-  private observe(event: AgentEvent, promptId: string): void {
-    if (event.type === 'chat_compressed' && event.status !== 'noop') {
-      this.telemetry.compression({
-        tokensBefore: event.originalTokens,
-        tokensAfter: event.newTokens,
-        status: event.status,
-      });
-    }
-    if (event.type === 'loop_detected')
-      this.telemetry.loopDetected({ promptId, detail: event.detail, action: event.action });
+    return this.prompts.send(input, signal, options);
   }
 
   /**
@@ -564,14 +472,14 @@ export class Session {
     signal: AbortSignal,
     options: { requestedBy?: ToolCallRequester } = {},
   ): AsyncGenerator<AgentEvent, CompletedToolCall> {
-    const deps: UserToolCallDeps = {
-      nextPromptId: () => {
-        this.promptCount += 1;
-        return `${this.id}########${this.promptCount}`;
+    return runUserToolCall(
+      {
+        nextPromptId: () => this.promptIds.next(),
+        runTools: (calls, toolSignal, toolOptions) => this.runTools(calls, toolSignal, toolOptions),
       },
-      runTools: (calls, toolSignal, toolOptions) => this.runTools(calls, toolSignal, toolOptions),
-    };
-    return runUserToolCall(deps, { name, args, requestedBy: options.requestedBy ?? 'user' }, signal);
+      { name, args, requestedBy: options.requestedBy ?? 'user' },
+      signal,
+    );
   }
 
   /** A turn boundary: the recorder makes everything so far durable (see SessionRecorder). */
@@ -589,23 +497,11 @@ export class Session {
     });
   }
 
-  private async *runTools(
+  private runTools(
     calls: readonly ToolCallRequestInfo[],
     signal: AbortSignal,
-    options: Parameters<Scheduler['schedule']>[3] = {},
+    options?: ToolRunOptions,
   ): AsyncGenerator<AgentEvent, CompletedToolCall[]> {
-    this.deferred?.noteCalled(calls.map((call) => call.name));
-    const queue = new AsyncQueue<AgentEvent>();
-    const done = this.scheduler
-      .schedule([...calls], signal, (event) => queue.push(event), options)
-      .finally(() => queue.close());
-    for await (const event of queue) yield event;
-    const completed = await done;
-    for (const call of completed) {
-      this.stats.recordToolCall(call);
-      this.telemetry.toolCall({ call, promptId: call.request.promptId });
-    }
-    if (this.memory) await attachDiscoveredContext(completed, this.memory, this.toolContext.workspace);
-    return completed;
+    return runSessionTools(this.toolRuns, calls, signal, options);
   }
 }

@@ -1,5 +1,6 @@
 import type { ContextBreakdown } from '@kodo/core/engine';
 import { compactNumber } from '../format';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /** The `/context` panel: one row per source, tokens and share of the window, then what is free. */
@@ -23,11 +24,9 @@ export function renderContextBreakdown(breakdown: ContextBreakdown): string {
   ].join('\n');
 }
 
-export const contextCommand: SlashCommand = {
-  name: 'context',
-  description: 'Where the context window goes: system prompt, tools, MCP servers, files, skills, history',
+export const contextCommand: SlashCommand = terminalBuiltin('context', {
   whileBusy: true,
   run({ addItem, session }) {
     addItem({ kind: 'panel', title: 'Context', body: renderContextBreakdown(session.contextBreakdown()) });
   },
-};
+});

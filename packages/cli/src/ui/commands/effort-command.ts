@@ -1,4 +1,5 @@
 import { EFFORTS, type Effort, isEffort } from '@kodo/core/engine';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 const EFFORT_DESCRIPTIONS: Record<Effort, string> = {
@@ -10,9 +11,7 @@ const EFFORT_DESCRIPTIONS: Record<Effort, string> = {
 };
 
 /** `/effort [off|low|medium|high|max|default]`: how hard the model thinks from the next request. */
-export const effortCommand: SlashCommand = {
-  name: 'effort',
-  description: 'How hard the model thinks: /effort [off|low|medium|high|max|default]',
+export const effortCommand: SlashCommand = terminalBuiltin('effort', {
   async run(context) {
     const { session, addItem } = context;
     let choice = context.args.trim().toLowerCase();
@@ -56,4 +55,4 @@ export const effortCommand: SlashCommand = {
     session.setEffort(choice);
     addItem({ kind: 'info', tone: 'success', text: `Effort set to ${choice} from the next request.` });
   },
-};
+});

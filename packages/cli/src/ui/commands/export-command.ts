@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ExportFormat, exportJson, exportMarkdown } from '../session-export';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /** `/export [md|json] [path]`: the format from the word, else the path's extension, else Markdown. */
@@ -15,10 +16,7 @@ export function parseExportArgs(args: string): { format: ExportFormat; path?: st
   return path ? { format, path } : { format };
 }
 
-export const exportCommand: SlashCommand = {
-  name: 'export',
-  aliases: ['export-session'],
-  description: 'Write the conversation to a file: /export [md|json] [path]',
+export const exportCommand: SlashCommand = terminalBuiltin('export', {
   subcommands: [
     { name: 'md', description: 'Markdown (the default)' },
     { name: 'json', description: 'JSON, the history as kodo keeps it' },
@@ -53,4 +51,4 @@ export const exportCommand: SlashCommand = {
       text: `Exported ${data.history.length} messages as ${format === 'json' ? 'JSON' : 'Markdown'} to ${target}.`,
     });
   },
-};
+});

@@ -12,6 +12,7 @@ import {
 } from '@kodo/core/engine';
 import { setSkillDisabled } from '../../shared/settings-edit';
 import { heldBackLine } from '../../shared/trust-gate';
+import { terminalBuiltin } from './terminal-builtin';
 import type { CommandContext, SlashCommand } from './types';
 
 /**
@@ -153,9 +154,7 @@ function skillCommand(skill: SkillDefinition): Brought {
 }
 
 function commandsCommand(handle: ExtensibilityHandle, commands: CommandList): SlashCommand {
-  return {
-    name: 'commands',
-    description: 'Custom commands (Gemini CLI TOML, Claude Code Markdown, kodo): list, reload',
+  return terminalBuiltin('commands', {
     subcommands: [
       { name: 'list', description: 'Every custom command and its file' },
       { name: 'reload', description: 'Read the command files again' },
@@ -181,13 +180,11 @@ function commandsCommand(handle: ExtensibilityHandle, commands: CommandList): Sl
         ),
       });
     },
-  };
+  });
 }
 
 function skillsCommand(handle: ExtensibilityHandle, commands: CommandList): SlashCommand {
-  return {
-    name: 'skills',
-    description: 'Agent skills: list, enable <name>, disable <name>, reload',
+  return terminalBuiltin('skills', {
     subcommands: [
       { name: 'list', description: 'Every skill found, and whether it is enabled' },
       { name: 'enable', description: 'Enable a skill (skills.disabled)' },
@@ -250,7 +247,7 @@ function skillsCommand(handle: ExtensibilityHandle, commands: CommandList): Slas
         ),
       });
     },
-  };
+  });
 }
 
 /** A list, and the line that says the project's own are held back when they are (/commands reload offers to trust again). */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ChatCheckpoints, kodoHome, MemoryInbox, sessionsDir } from '@kodo/core/engine';
 import { browseSessions, isSessionIdentifier } from './session-browser';
+import { terminalBuiltin } from './terminal-builtin';
 import type { CommandContext, SlashCommand } from './types';
 
 /**
@@ -8,10 +9,7 @@ import type { CommandContext, SlashCommand } from './types';
  * of the conversation. Each answers in the history; none changes anything without saying so.
  */
 
-export const compressCommand: SlashCommand = {
-  name: 'compress',
-  aliases: ['summarize', 'compact'],
-  description: 'Summarise the conversation to free context: /compress [what the summary must keep]',
+export const compressCommand: SlashCommand = terminalBuiltin('compress', {
   async run({ session, args, addItem }) {
     addItem({ kind: 'info', tone: 'info', text: 'Compressing chat history…' });
     let result: Awaited<ReturnType<typeof session.compress>>;
@@ -37,12 +35,9 @@ export const compressCommand: SlashCommand = {
               : `Old tool outputs were shortened (${result.originalTokens} → ${result.newTokens} tokens).`;
     addItem({ kind: 'info', tone: result.status === 'compressed' ? 'success' : 'info', text });
   },
-};
+});
 
-export const memoryCommand: SlashCommand = {
-  name: 'memory',
-  description:
-    'Show, list, add to or reload the context files (KODO.md, AGENTS.md, GEMINI.md); the inbox of proposed memories',
+export const memoryCommand: SlashCommand = terminalBuiltin('memory', {
   subcommands: [
     { name: 'show', description: 'Show the loaded context' },
     { name: 'list', description: 'List the context files in use' },
@@ -109,7 +104,7 @@ export const memoryCommand: SlashCommand = {
         });
     }
   },
-};
+});
 
 /** `/memory add <fact>` goes through the `save_memory` tool, so approval and the diff apply. */
 async function addFact(context: CommandContext, fact: string): Promise<void> {
@@ -172,11 +167,7 @@ async function memoryInbox(context: CommandContext, sub: 'inbox' | 'accept' | 'd
 
 const CHAT_SUBCOMMANDS = new Set(['save', 'resume', 'load', 'list', 'delete']);
 
-export const chatCommand: SlashCommand = {
-  name: 'chat',
-  aliases: ['resume'],
-  description:
-    "Continue a recorded session (kodo's, Gemini CLI's, Claude Code's, Codex's): /resume [number|id]; save points: save, resume, list, delete",
+export const chatCommand: SlashCommand = terminalBuiltin('chat', {
   subcommands: [
     { name: 'save', description: 'Save the conversation under a tag' },
     { name: 'resume', description: 'Go back to a saved conversation' },
@@ -262,11 +253,9 @@ export const chatCommand: SlashCommand = {
         });
     }
   },
-};
+});
 
-export const restoreCommand: SlashCommand = {
-  name: 'restore',
-  description: 'List checkpoints, or restore files (and with --conversation, the chat) to one',
+export const restoreCommand: SlashCommand = terminalBuiltin('restore', {
   run: async ({ session, args, addItem }) => {
     if (!session.checkpointing) {
       addItem({
@@ -306,11 +295,9 @@ export const restoreCommand: SlashCommand = {
       ].join('\n'),
     });
   },
-};
+});
 
-export const rewindCommand: SlashCommand = {
-  name: 'rewind',
-  description: 'Go back N prompts: /rewind [N] [code|conversation|both]',
+export const rewindCommand: SlashCommand = terminalBuiltin('rewind', {
   run: async ({ session, args, addItem }) => {
     if (!session.checkpointing) {
       addItem({
@@ -338,4 +325,4 @@ export const rewindCommand: SlashCommand = {
       ].join('\n'),
     });
   },
-};
+});

@@ -1,14 +1,13 @@
 import { loadSettings } from '@kodo/core/engine';
 import { formatHookList, hookConfigOf, setHookDisabled } from '../../shared/hook-settings';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /**
  * `/hooks [list|enable <name>|disable <name>]` for the interactive UI: the same listing and
  * settings edit, applied to the running session as well.
  */
-export const hooksSlashCommand: SlashCommand = {
-  name: 'hooks',
-  description: 'List hooks, or enable or disable one',
+export const hooksSlashCommand: SlashCommand = terminalBuiltin('hooks', {
   subcommands: [
     { name: 'list', description: 'List the configured hooks' },
     { name: 'enable', description: 'Run a disabled hook again' },
@@ -44,4 +43,4 @@ export const hooksSlashCommand: SlashCommand = {
     }
     addItem({ kind: 'panel', title: 'Hooks', body });
   },
-};
+});

@@ -1,6 +1,7 @@
 import { arch, platform, release } from 'node:os';
 import { compactNumber, formatDuration } from '../format';
 import { ACTIONS, type KeyAction, Keymap } from '../keys/keymap';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 export const KEYBOARD_HELP = [
@@ -25,10 +26,7 @@ export const KEYBOARD_HELP = [
 ].join('\n');
 
 export function helpCommand(all: () => SlashCommand[]): SlashCommand {
-  return {
-    name: 'help',
-    aliases: ['?'],
-    description: 'Commands and keyboard shortcuts',
+  return terminalBuiltin('help', {
     whileBusy: true,
     run({ addItem, keymap }) {
       const commands = all()
@@ -36,10 +34,7 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
           const aliases = command.aliases?.length
             ? ` (${command.aliases.map((a) => `/${a}`).join(', ')})`
             : '';
-          const subs = command.subcommands?.length
-            ? ` ${command.subcommands.map((s) => s.name).join('|')}`
-            : '';
-          return `- \`/${command.name}${subs}\`${aliases}: ${command.description}`;
+          return `- \`/${command.name}${argumentsShown(command)}\`${aliases}: ${command.description}`;
         })
         .join('\n');
       addItem({
@@ -60,7 +55,13 @@ export function helpCommand(all: () => SlashCommand[]): SlashCommand {
         ].join('\n'),
       });
     },
-  };
+  });
+}
+
+/** What `/help` shows after a name: the declared argument hint, else the completion words. */
+function argumentsShown(command: SlashCommand): string {
+  if (command.argumentHint) return ` [${command.argumentHint}]`;
+  return command.subcommands?.length ? ` ${command.subcommands.map((sub) => sub.name).join('|')}` : '';
 }
 
 /** The actions `~/.kodo/keybindings.json` moved, with the keys they have now. */
@@ -84,9 +85,7 @@ function reboundKeys(keymap: Keymap | undefined): string[] {
   ];
 }
 
-export const aboutCommand: SlashCommand = {
-  name: 'about',
-  description: 'Version, runtime and model',
+export const aboutCommand: SlashCommand = terminalBuiltin('about', {
   whileBusy: true,
   run({ addItem, version, session }) {
     addItem({
@@ -101,11 +100,9 @@ export const aboutCommand: SlashCommand = {
       ].join('\n'),
     });
   },
-};
+});
 
-export const toolsCommand: SlashCommand = {
-  name: 'tools',
-  description: 'List the tools the model can use (`/tools desc` with descriptions)',
+export const toolsCommand: SlashCommand = terminalBuiltin('tools', {
   subcommands: [{ name: 'desc', description: 'with descriptions' }],
   whileBusy: true,
   run({ addItem, tools, args }) {
@@ -117,11 +114,9 @@ export const toolsCommand: SlashCommand = {
     });
     addItem({ kind: 'panel', title: `Tools (${lines.length})`, body: lines.join('\n') || 'No tools.' });
   },
-};
+});
 
-export const agentsCommand: SlashCommand = {
-  name: 'agents',
-  description: 'List the subagents the model can delegate to (`@name` in a prompt asks for one)',
+export const agentsCommand: SlashCommand = terminalBuiltin('agents', {
   subcommands: [{ name: 'list', description: 'names, descriptions and where each is defined' }],
   whileBusy: true,
   run({ addItem, session }) {
@@ -130,12 +125,9 @@ export const agentsCommand: SlashCommand = {
       .map((entry) => `- **${entry.name}** (${entry.source}): ${entry.description}`);
     addItem({ kind: 'panel', title: `Agents (${lines.length})`, body: lines.join('\n') || 'No agents.' });
   },
-};
+});
 
-export const statsCommand: SlashCommand = {
-  name: 'stats',
-  aliases: ['usage'],
-  description: 'Requests, tokens, cost and tool calls of this session',
+export const statsCommand: SlashCommand = terminalBuiltin('stats', {
   whileBusy: true,
   run({ addItem, session }) {
     const snapshot = session.statsSnapshot();
@@ -167,11 +159,9 @@ export const statsCommand: SlashCommand = {
     ];
     addItem({ kind: 'panel', title: 'Session stats', body: body.join('\n') });
   },
-};
+});
 
-export const settingsCommand: SlashCommand = {
-  name: 'settings',
-  description: 'Show the settings files in use and the merged values',
+export const settingsCommand: SlashCommand = terminalBuiltin('settings', {
   whileBusy: true,
   run({ addItem, settings }) {
     const files = settings.sources.length
@@ -193,7 +183,7 @@ export const settingsCommand: SlashCommand = {
       ].join('\n'),
     });
   },
-};
+});
 
 /** Values of keys named like credentials are not printed (they would land in scrollback). */
 function hideSecrets(key: string, value: unknown): unknown {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONTEXT_FILE_NAMES, type Settings } from '@kodo/core/engine';
 import { describeScan, scanProject } from '../project-scan';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /** The file `/init` writes: the first `context.fileName` (AGENTS.md if so configured), else KODO.md. */
@@ -28,10 +29,7 @@ function initPrompt(name: string, scan: string): string {
   ].join('\n');
 }
 
-export const initCommand: SlashCommand = {
-  name: 'init',
-  description:
-    'Analyse the project and have the model write a tailored KODO.md (or the configured context file)',
+export const initCommand: SlashCommand = terminalBuiltin('init', {
   subcommands: [{ name: '--force', description: 'rewrite the context file that is already there' }],
   async run({ args, cwd, settings, addItem, sendPrompt }) {
     const name = contextFileName(settings.merged);
@@ -49,4 +47,4 @@ export const initCommand: SlashCommand = {
     const scan = await scanProject(cwd, { skip: [name] });
     await sendPrompt(initPrompt(name, describeScan(scan)), `/init${force ? ' --force' : ''}`);
   },
-};
+});

@@ -1,6 +1,7 @@
 import type { McpManager } from '@kodo/core/engine';
 import { formatStatus } from '../../shared/mcp-status';
 import { openBrowser as systemBrowser } from '../../shared/open-browser';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /**
@@ -13,9 +14,7 @@ export function createMcpSlashCommand(
   options: { openBrowser?: (url: string, env: NodeJS.ProcessEnv) => Promise<void> } = {},
 ): SlashCommand {
   const open = options.openBrowser ?? systemBrowser;
-  return {
-    name: 'mcp',
-    description: 'MCP servers: state and tools; refresh reconnects',
+  return terminalBuiltin('mcp', {
     subcommands: [
       { name: 'list', description: 'Servers, their state and tools' },
       { name: 'desc', description: 'The same, with tool descriptions' },
@@ -76,5 +75,5 @@ export function createMcpSlashCommand(
         body: formatStatus(manager.servers(), { descriptions: action === 'desc' }),
       });
     },
-  };
+  });
 }

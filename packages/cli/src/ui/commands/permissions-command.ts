@@ -1,5 +1,6 @@
 import { type TrustLevel, TrustStore } from '@kodo/core/engine';
 import { recordTrustedState } from '../../shared/trust-gate';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 const CHANGES: Readonly<Record<string, { level?: TrustLevel; done: string }>> = {
@@ -14,9 +15,7 @@ const CHANGES: Readonly<Record<string, { level?: TrustLevel; done: string }>> = 
  * gates what is read at startup (settings, hooks, MCP servers, policies, context files), so a
  * change takes effect the next time kodo starts in this folder.
  */
-export const permissionsCommand: SlashCommand = {
-  name: 'permissions',
-  description: 'Show or change whether this folder is trusted: /permissions [trust|parent|untrust|reset]',
+export const permissionsCommand: SlashCommand = terminalBuiltin('permissions', {
   subcommands: [
     { name: 'trust', description: 'trust this folder' },
     { name: 'parent', description: 'trust the parent folder' },
@@ -68,4 +67,4 @@ export const permissionsCommand: SlashCommand = {
       text: `${change.done} (${store.path}). It takes effect the next time kodo starts here.`,
     });
   },
-};
+});

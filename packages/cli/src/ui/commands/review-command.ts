@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /** Past this, the diff is summarised (`--stat`) and the model reads the files itself. */
@@ -68,9 +69,7 @@ export function reviewPrompt(material: {
  * kodo's plans directory); the mode the person had comes back when the review ends.
  */
 export function reviewCommand(git: GitRunner = runGit): SlashCommand {
-  return {
-    name: 'review',
-    description: 'Review the working tree’s changes (or a range: /review main...HEAD), read-only',
+  return terminalBuiltin('review', {
     async run({ args, cwd, session, addItem, sendPrompt }) {
       let material: Awaited<ReturnType<typeof reviewMaterial>>;
       try {
@@ -102,5 +101,5 @@ export function reviewCommand(git: GitRunner = runGit): SlashCommand {
         session.setApprovalMode(previous, { source: 'keys' });
       }
     },
-  };
+  });
 }

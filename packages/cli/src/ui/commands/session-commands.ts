@@ -8,30 +8,23 @@ import {
 import { settingsFileFor, writeSetting } from '../../shared/settings-edit';
 import type { SelectItem } from '../components/select-list';
 import { isThemeName, THEME_NAMES, type ThemeName } from '../theme';
+import { terminalBuiltin } from './terminal-builtin';
 import type { CommandContext, SlashCommand } from './types';
 
-export const clearCommand: SlashCommand = {
-  name: 'clear',
-  aliases: ['new'],
-  description: 'Clear the screen and start a new session',
+export const clearCommand: SlashCommand = terminalBuiltin('clear', {
   async run({ newSession }) {
     await newSession();
   },
-};
+});
 
-export const quitCommand: SlashCommand = {
-  name: 'quit',
-  aliases: ['exit'],
-  description: 'Exit kodo',
+export const quitCommand: SlashCommand = terminalBuiltin('quit', {
   whileBusy: true,
   run({ exit }) {
     exit();
   },
-};
+});
 
-export const copyCommand: SlashCommand = {
-  name: 'copy',
-  description: 'Copy the last answer to the clipboard (OSC 52)',
+export const copyCommand: SlashCommand = terminalBuiltin('copy', {
   whileBusy: true,
   run({ lastAnswer, copyToClipboard, addItem }) {
     const text = lastAnswer();
@@ -46,7 +39,7 @@ export const copyCommand: SlashCommand = {
       text: `Copied the last answer (${text.length} characters) to the clipboard. (Needs a terminal with OSC 52 support.)`,
     });
   },
-};
+});
 
 /** Why a model spec cannot be switched to (an unknown provider, a broken profile), if it cannot. */
 function modelRefusal(
@@ -101,9 +94,7 @@ function switchModel(context: CommandContext, spec: string): void {
   addItem({ kind: 'info', tone: 'success', text: `Model switched to ${spec}.` });
 }
 
-export const modelCommand: SlashCommand = {
-  name: 'model',
-  description: 'Pick the model from a list, or switch to one: /model [name]',
+export const modelCommand: SlashCommand = terminalBuiltin('model', {
   async run(context) {
     const { args, session, settings, addItem } = context;
     if (args === '') {
@@ -129,11 +120,9 @@ export const modelCommand: SlashCommand = {
     }
     switchModel(context, args);
   },
-};
+});
 
-export const forkCommand: SlashCommand = {
-  name: 'fork',
-  description: 'Continue in a new session from here; the current one stays saved as it is',
+export const forkCommand: SlashCommand = terminalBuiltin('fork', {
   async run({ session, forkSession, addItem }) {
     const from = session.id;
     const forked = await forkSession();
@@ -147,7 +136,7 @@ export const forkCommand: SlashCommand = {
       text: `Forked: now in session ${forked}. Session ${from} is kept (kodo --resume ${from}).`,
     });
   },
-};
+});
 
 const THEME_DESCRIPTIONS: Record<ThemeName, string> = {
   dark: 'for dark backgrounds',
@@ -160,9 +149,7 @@ const THEME_DESCRIPTIONS: Record<ThemeName, string> = {
  * `/theme [name]`: the built-in themes and the custom ones (Gemini CLI theme objects in
  * `ui.customThemes`, a theme file); without a name, a menu of them all.
  */
-export const themeCommand: SlashCommand = {
-  name: 'theme',
-  description: 'Switch the colour theme (saved as ui.theme): /theme [dark|light|ansi|no-color|<custom>]',
+export const themeCommand: SlashCommand = terminalBuiltin('theme', {
   subcommands: THEME_NAMES.map((name) => ({ name, description: THEME_DESCRIPTIONS[name] })),
   whileBusy: true,
   async run(context) {
@@ -207,4 +194,4 @@ export const themeCommand: SlashCommand = {
     }
     addItem({ kind: 'info', tone: 'success', text: `Theme: ${next} (saved in ${file}).${note}` });
   },
-};
+});

@@ -44,12 +44,23 @@ export interface CommandContext {
   exit(): void;
 }
 
+/**
+ * A command the terminal runs. For a built-in session command, `name`, `aliases`, `description`
+ * and `argumentHint` are core's (BUILTIN_COMMANDS, via `terminalBuiltin`); a custom command or
+ * skill brings its own.
+ */
 export interface SlashCommand {
   name: string;
-  aliases?: string[];
+  aliases?: readonly string[];
   description: string;
+  /** What may follow the name (`/help` shows it). */
+  argumentHint?: string;
+  /** Words that may follow the name, for completion in the terminal. */
   subcommands?: { name: string; description: string }[];
   /** May run while a turn is in progress (it only reads, or only changes the display). */
   whileBusy?: boolean;
   run(context: CommandContext): void | Promise<void>;
 }
+
+/** What the terminal adds to a built-in core declares: completion, when it may run, what it does. */
+export type SlashCommandBehaviour = Omit<SlashCommand, 'name' | 'aliases' | 'description' | 'argumentHint'>;

@@ -1,10 +1,9 @@
 import { settingsFileFor, writeSetting } from '../../shared/settings-edit';
+import { terminalBuiltin } from './terminal-builtin';
 import type { SlashCommand } from './types';
 
 /** `/vim`: vim keybindings in the input on or off, saved as `general.vimMode` in the user's settings. */
-export const vimCommand: SlashCommand = {
-  name: 'vim',
-  description: 'Toggle vim keybindings in the input (saved as general.vimMode)',
+export const vimCommand: SlashCommand = terminalBuiltin('vim', {
   whileBusy: true,
   async run({ vimMode, setVimMode, settings, cwd, env, addItem }) {
     const enabled = !vimMode;
@@ -24,4 +23,4 @@ export const vimCommand: SlashCommand = {
       });
     }
   },
-};
+});
