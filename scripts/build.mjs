@@ -7,6 +7,7 @@ import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { builtinsByRequire } from './builtins-by-require.mjs';
 import { firstRequestChunk } from './first-request-chunk.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
@@ -103,7 +104,7 @@ const cliBuild = await build({
   external: ['react-devtools-core', '@lydell/node-pty'],
   // The first request's modules in one chunk (first-request-chunk.mjs). Its imports of core's
   // files are bare (core declares no side effects); esbuild still follows them for chunking.
-  plugins: [firstRequestChunk(root)],
+  plugins: [builtinsByRequire(), firstRequestChunk(root)],
   logOverride: { 'ignored-bare-import': 'silent' },
   absWorkingDir: root,
 });
