@@ -1,15 +1,17 @@
 /**
  * `session/prompt`: what the prompt means is decided by core's input pipeline, as in every front
  * end; this file hands each meaning to what answers it here — a built-in session command, a
- * `!command`, or a model turn — and tells the client the session's activity afterwards.
+ * `!command` (shown as a tool call), or a model turn — and tells the client the session's activity afterwards.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import { resolveInput, runShellLine } from '@kodo/core/engine';
+import { resolveInput } from '@kodo/core/engine';
 import { runtimeInputSources } from '../shared/input-sources';
 import { runSessionCommand } from './commands';
+import type { UpdateTarget } from './event-updates';
 import type { OpenSession } from './open-session';
 import { promptLine } from './prompt-content';
 import { announceActivity } from './session-info';
+import { runShellLineAsToolCall } from './shell-line';
 import { runPromptTurn } from './turn';
 
 export async function answerPrompt(
@@ -35,28 +37,19 @@ export async function answerPrompt(
     await say(await runSessionCommand(resolved, { session, runtime }, signal));
     return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
   }
-  if (resolved.kind === 'shell') {
-    const result = await runShellLine(session, resolved.command, { frontEnd: 'acp', signal });
-    await say(
-      result.ran ? result.output : `Shell command '${resolved.command}' was not run: ${result.output}`,
-    );
-    return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
-  }
+  const target: UpdateTarget = {
+    sessionId: params.sessionId,
+    client,
+    session,
+    tools: runtime.tools,
+    cwd: open.cwd,
+    calls: open.calls,
+    ...(open.terminals ? { terminals: open.terminals } : {}),
+  };
+  if (resolved.kind === 'shell') return runShellLineAsToolCall(target, resolved.command, signal);
   for (const skipped of resolved.skipped) await say(`Not attached: ${skipped}\n`);
   try {
-    return await runPromptTurn(
-      {
-        sessionId: params.sessionId,
-        client,
-        session,
-        tools: runtime.tools,
-        cwd: open.cwd,
-        calls: open.calls,
-        ...(open.terminals ? { terminals: open.terminals } : {}),
-      },
-      resolved.prompt,
-      signal,
-    );
+    return await runPromptTurn(target, resolved.prompt, signal);
   } finally {
     await announceActivity(open, line.text, send);
   }
