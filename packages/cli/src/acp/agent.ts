@@ -218,6 +218,7 @@ export class AcpAgent {
       announceCommands({
         sources: runtimeInputSources(open.runtime),
         send: (update) => client.notify('session/update', { sessionId, update }),
+        ...(open.runtime.mcp ? { mcp: open.runtime.mcp } : {}),
       }),
     );
   }
