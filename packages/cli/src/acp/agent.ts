@@ -1,60 +1,22 @@
 /**
- * kodo as an ACP agent: the protocol's agent side on one connection. Each ACP session is a kodo
- * Session from a runtime of its own, assembled as the CLI assembles one for its folder (that
- * folder's trust and settings, policy, hooks, MCP, the session log), with the editor as the
- * person: approvals go to it, file tools read and write through it when it offers that, and the
- * editor's MCP servers join the configured ones.
+ * kodo as an ACP agent: the protocol's agent side on one connection, and the lifecycle of its
+ * sessions (new, load and resume, prompt one at a time, cancel, close, delete). Each ACP session
+ * is a kodo Session from a runtime of its own (open-session.ts); what a prompt means and who
+ * answers it is prompt-request.ts.
  */
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import {
-  type InputSources,
-  type LoadedSession,
-  type McpServerSettings,
-  newSessionId,
-  type Runtime,
-  resolveInput,
-  runShellLine,
-  type Session,
-  SessionStore,
-  type SessionSummary,
-  type Settings,
-  type SettingsScope,
-} from '@kodo/core/engine';
+import { newSessionId, SessionStore, type Settings, type SettingsScope } from '@kodo/core/engine';
 import type { CliArgs } from '../shared/args';
-import { ExitCode, FatalError } from '../shared/exit-codes';
-import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
-import { gateFolderTrust } from '../shared/trust-gate';
+import { runtimeInputSources } from '../shared/input-sources';
 import { KODO_VERSION } from '../shared/version';
-import { CallIds } from './call-ids';
-import { availableCommands, runSessionCommand } from './commands';
-import { editorTextFiles } from './editor-files';
-import { EditorTerminals } from './editor-terminal';
-import { editorConfirmHandler } from './permissions';
-import { promptLine } from './prompt-content';
+import { AUTH_METHODS, EditorCredentials } from './authentication';
+import { announceCommands } from './command-announcements';
+import { checkedCwd, type OpenSession, openSession, type SessionRequest } from './open-session';
+import { answerPrompt } from './prompt-request';
 import { replayUpdates } from './replay';
-import { applyConfigOption, applyMode, configOptions, modeState, stateUpdates } from './session-config';
+import { applyConfigOption, applyMode, configOptions, modeState } from './session-config';
+import { sessionInfoUpdate } from './session-info';
 import { deleteRecordedSession, listRecordedSessions } from './session-list';
-import { runPromptTurn } from './turn';
-
-export { ACP_MODES } from './session-config';
-
-/** Where an API key sent with `authenticate` goes, by provider. */
-const KEY_VARIABLES: Record<string, string> = {
-  gemini: 'GEMINI_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-};
-
-export const AUTH_METHODS: acp.AuthMethod[] = [
-  {
-    id: 'api-key',
-    name: 'API key',
-    description:
-      'Use the key in the environment kodo starts with (GEMINI_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY), or send one as _meta.apiKey (with _meta.provider: gemini | openai | anthropic).',
-  },
-];
 
 export interface AcpAgentOptions {
   args: CliArgs;
@@ -67,35 +29,20 @@ export interface AcpAgentOptions {
   log: (message: string) => void;
 }
 
-interface OpenSession {
-  /** The session's own runtime: its folder's settings, MCP servers (the editor's too) and hooks. */
-  runtime: Runtime;
-  session: Session;
-  /** The recorded session it continues (session/load replays its messages). */
-  resumed?: LoadedSession;
-  cwd: string;
-  calls: CallIds;
-  terminals?: EditorTerminals;
-  /** The title the client has been told (the first prompt, as the session list shows it). */
-  title?: string;
-  running?: { controller: AbortController; done: Promise<unknown> };
-}
-
-/** A session's title: its first prompt on one line, as `kodo --list-sessions` shows it. */
-const TITLE_CHARS = 100;
-
 export class AcpAgent {
   private clientCapabilities: acp.ClientCapabilities = {};
   private readonly sessions = new Map<string, OpenSession>();
-  private readonly env: NodeJS.ProcessEnv;
-  /** Keys `authenticate` added (logout removes them). */
-  private readonly givenKeys = new Set<string>();
+  private readonly credentials: EditorCredentials;
   /** The project folders this connection has used: where `session/delete` looks. */
   private readonly cwds = new Set<string>();
 
   constructor(private readonly options: AcpAgentOptions) {
-    this.env = { ...options.env };
+    this.credentials = new EditorCredentials(options.env);
     this.cwds.add(process.cwd());
+  }
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.credentials.env;
   }
 
   /** The handlers, on a fresh SDK agent app. */
@@ -103,8 +50,8 @@ export class AcpAgent {
     return acp
       .agent({ name: 'kodo' })
       .onRequest('initialize', ({ params }) => this.initialize(params))
-      .onRequest('authenticate', ({ params }) => this.authenticate(params))
-      .onRequest('logout', () => this.logout())
+      .onRequest('authenticate', ({ params }) => this.credentials.authenticate(params))
+      .onRequest('logout', () => this.credentials.logout())
       .onRequest('session/new', ({ params, client }) => this.newSession(params, client))
       .onRequest('session/load', ({ params, client }) => this.loadSession(params, client, { replay: true }))
       .onRequest('session/resume', ({ params, client }) =>
@@ -117,8 +64,8 @@ export class AcpAgent {
       .onRequest('session/delete', ({ params }) => this.deleteSession(params.sessionId))
       .onRequest('session/prompt', ({ params, client }) => this.prompt(params, client))
       .onNotification('session/cancel', ({ params }) => this.cancel(params.sessionId))
-      .onRequest('session/set_mode', ({ params, client }) => this.setMode(params, client))
-      .onRequest('session/set_config_option', ({ params, client }) => this.setConfigOption(params, client));
+      .onRequest('session/set_mode', ({ params }) => this.setMode(params))
+      .onRequest('session/set_config_option', ({ params }) => this.setConfigOption(params));
   }
 
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
@@ -138,44 +85,13 @@ export class AcpAgent {
     };
   }
 
-  authenticate(params: acp.AuthenticateRequest): acp.AuthenticateResponse {
-    if (params.methodId !== 'api-key') {
-      throw acp.RequestError.invalidParams(undefined, `Unknown authentication method: ${params.methodId}`);
-    }
-    const meta = params._meta ?? {};
-    const key = meta.apiKey;
-    if (key === undefined) return {};
-    const provider = typeof meta.provider === 'string' ? meta.provider : 'gemini';
-    const variable = KEY_VARIABLES[provider];
-    if (typeof key !== 'string' || key === '' || !variable) {
-      throw acp.RequestError.invalidParams(
-        undefined,
-        '_meta.apiKey must be a key and _meta.provider one of gemini, openai, anthropic',
-      );
-    }
-    // Kept in this process's memory for the sessions it starts; never written or logged.
-    this.env[variable] = key;
-    this.givenKeys.add(variable);
-    return {};
-  }
-
-  /** Forgets the keys `authenticate` gave; sessions started later need a key again. */
-  logout(): acp.LogoutResponse {
-    for (const variable of this.givenKeys) {
-      if (this.options.env[variable] === undefined) delete this.env[variable];
-      else this.env[variable] = this.options.env[variable];
-    }
-    this.givenKeys.clear();
-    return {};
-  }
-
   async newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {
     const cwd = checkedCwd(params.cwd);
     const sessionId = newSessionId();
     const open = await this.open({ sessionId, cwd, mcpServers: params.mcpServers, client });
     await open.session.start('startup');
     this.announceCommands(sessionId, open, client);
-    return { sessionId, ...this.sessionState(open) };
+    return { sessionId, ...sessionState(open) };
   }
 
   /**
@@ -209,7 +125,7 @@ export class AcpAgent {
     await notify(sessionInfoUpdate(summary.title, summary.lastUpdated));
     await open.session.start('resume');
     this.announceCommands(summary.id, open, client);
-    return this.sessionState(open);
+    return sessionState(open);
   }
 
   /** `session/close`: the running turn stops (as on cancel), then the session ends. */
@@ -236,7 +152,7 @@ export class AcpAgent {
       await open.running.done.catch(() => undefined);
     }
     const controller = new AbortController();
-    const turn = this.runTurn(params, open, client, controller.signal);
+    const turn = answerPrompt(params, open, client, controller.signal);
     open.running = { controller, done: turn };
     try {
       return await turn;
@@ -245,91 +161,19 @@ export class AcpAgent {
     }
   }
 
-  private async runTurn(
-    params: acp.PromptRequest,
-    open: OpenSession,
-    client: acp.AgentContext,
-    signal: AbortSignal,
-  ): Promise<acp.PromptResponse> {
-    const { session } = open;
-    const line = promptLine(params.prompt);
-    const text = line.text;
-    const say = (message: string) =>
-      client.notify('session/update', {
-        sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message } },
-      });
-    // One meaning in every front end: core's input pipeline decides what the prompt is.
-    const resolved = await resolveInput(line, {
-      frontEnd: 'acp',
-      session,
-      sources: inputSources(open.runtime),
-      signal,
-    });
-    if (resolved.kind === 'error') throw acp.RequestError.invalidParams(undefined, resolved.message);
-    if (resolved.kind === 'session_command') {
-      await say(await runSessionCommand(resolved, { session, runtime: open.runtime }, signal));
-      return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
-    }
-    if (resolved.kind === 'shell') {
-      const result = await runShellLine(session, resolved.command, { frontEnd: 'acp', signal });
-      await say(
-        result.ran ? result.output : `Shell command '${resolved.command}' was not run: ${result.output}`,
-      );
-      return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
-    }
-    for (const skipped of resolved.skipped) await say(`Not attached: ${skipped}\n`);
-    try {
-      return await runPromptTurn(
-        {
-          sessionId: params.sessionId,
-          client,
-          session,
-          tools: open.runtime.tools,
-          cwd: open.cwd,
-          calls: open.calls,
-          ...(open.terminals ? { terminals: open.terminals } : {}),
-        },
-        resolved.prompt,
-        signal,
-      );
-    } finally {
-      await this.afterTurn(params.sessionId, open, client, { text });
-    }
-  }
-
-  /** What a turn changed: the title (the first prompt) and the activity time. (Mode changes are events.) */
-  private async afterTurn(
-    sessionId: string,
-    open: OpenSession,
-    client: acp.AgentContext,
-    turn: { text: string },
-  ): Promise<void> {
-    const notify = (update: acp.SessionUpdate) =>
-      client.notify('session/update', { sessionId, update }).catch(() => undefined);
-    // Titled once, by the first prompt with words (an image alone gives none).
-    const title = open.title === undefined ? titleOf(turn.text) : undefined;
-    await notify(sessionInfoUpdate(title, new Date()));
-    if (title) open.title = title;
-  }
-
   /** `session/cancel`: stops the model and the running tools (their process groups); the prompt answers `cancelled`. */
   cancel(sessionId: string): void {
     this.sessions.get(sessionId)?.running?.controller.abort();
   }
 
-  async setMode(
-    params: acp.SetSessionModeRequest,
-    client: acp.AgentContext,
-  ): Promise<acp.SetSessionModeResponse> {
-    // The client hears the new mode through the session's approval_mode_changed event (open()).
+  async setMode(params: acp.SetSessionModeRequest): Promise<acp.SetSessionModeResponse> {
+    // The client hears the new mode through the session's approval_mode_changed event (open-session.ts).
     applyMode(this.session(params.sessionId).session, params.modeId);
     return {};
   }
 
   async setConfigOption(
     params: acp.SetSessionConfigOptionRequest,
-    client: acp.AgentContext,
   ): Promise<acp.SetSessionConfigOptionResponse> {
     const { session } = this.session(params.sessionId);
     applyConfigOption(session, params);
@@ -341,10 +185,23 @@ export class AcpAgent {
     await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
   }
 
+  private async open(request: SessionRequest): Promise<OpenSession> {
+    this.cwds.add(request.cwd);
+    const open = await openSession(request, {
+      args: this.options.args,
+      env: this.env,
+      capabilities: this.clientCapabilities,
+      log: this.options.log,
+    });
+    this.sessions.set(request.sessionId, open);
+    return open;
+  }
+
   private async close(sessionId: string): Promise<void> {
     const open = this.sessions.get(sessionId);
     if (!open) return;
     this.sessions.delete(sessionId);
+    for (const stop of open.stopAnnouncing) stop();
     open.running?.controller.abort();
     await open.running?.done.catch(() => undefined);
     await open.runtime.close();
@@ -356,152 +213,20 @@ export class AcpAgent {
     return open;
   }
 
-  private async open(request: {
-    sessionId: string;
-    cwd: string;
-    mcpServers: acp.McpServer[];
-    client: acp.AgentContext;
-    resume?: SessionSummary;
-  }): Promise<OpenSession> {
-    const { sessionId, cwd, client } = request;
-    const { log } = this.options;
-    let runtime: Runtime | undefined;
-    const textFiles = editorTextFiles({ client, sessionId, cwd, capabilities: this.clientCapabilities.fs });
-    const terminals = this.clientCapabilities.terminal ? new EditorTerminals(client, sessionId) : undefined;
-    const calls = new CallIds();
-    this.cwds.add(cwd);
-    let opened: { session: Session; resumed?: LoadedSession };
-    try {
-      // The session's folder decides, as `kodo -p` there would: its trust, then its settings
-      // (user and project when trusted, the user's alone when restricted), not the launch folder's.
-      // Its own copy of the environment: the folder's `.env` (read by the gate) is this session's
-      // alone, not every later session's in other folders.
-      const env = { ...this.env };
-      const gate = await gateFolderTrust({ cwd, env, args: this.options.args, interactive: false });
-      if (!gate.ok) throw acp.RequestError.invalidParams(undefined, gate.message);
-      if (gate.notice) log(gate.notice);
-      runtime = await createCliRuntime({
-        args: this.options.args,
-        settings: withClientServers(gate.settings.merged, request.mcpServers),
-        settingsScopes: gate.settings.scopes,
-        trusted: gate.trusted,
-        cwd,
-        env,
-        sessionId,
-        approvals: {
-          interactive: true,
-          confirm: editorConfirmHandler(() => ({ sessionId, client, tools: runtime!.tools, cwd, calls })),
-        },
-        mcpDiscovery: 'wait',
-        onWarning: (message) => log(`[WARNING] ${message}`),
-        onSessionWarning: (message) => log(`[WARNING] ${message}`),
-        onPolicyFeedback: log,
-        ...(textFiles ? { textFiles } : {}),
-        ...(terminals ? { terminals } : {}),
-      });
-      opened = request.resume
-        ? await runtime.resumeSession(request.resume)
-        : await runtime.newSession({ sessionId });
-    } catch (error) {
-      await runtime?.close();
-      throw asRequestError(asFatalError(error));
-    }
-    const { session } = opened;
-    const open: OpenSession = {
-      runtime,
-      session,
-      ...(opened.resumed ? { resumed: opened.resumed } : {}),
-      cwd,
-      calls,
-      ...(terminals ? { terminals } : {}),
-    };
-    this.sessions.set(sessionId, open);
-    // Whoever switches the mode (the client, the plan tools, a key on another front end), the
-    // client hears the mode and options as they are now: no polling around turns.
-    session.subscribe((change) => {
-      if (change.type !== 'approval_mode_changed') return;
-      for (const update of stateUpdates(session))
-        void client.notify('session/update', { sessionId, update }).catch(() => undefined);
-    });
-    return open;
-  }
-
-  private sessionState(open: OpenSession): {
-    modes: acp.SessionModeState;
-    configOptions: acp.SessionConfigOption[];
-  } {
-    return { modes: modeState(open.session), configOptions: configOptions(open.session) };
-  }
-
-  /** After the answer (the client learns the session id first). */
   private announceCommands(sessionId: string, open: OpenSession, client: acp.AgentContext): void {
-    setImmediate(() => {
-      void client
-        .notify('session/update', {
-          sessionId,
-          update: {
-            sessionUpdate: 'available_commands_update',
-            availableCommands: availableCommands(inputSources(open.runtime)),
-          },
-        })
-        .catch(() => undefined);
-    });
+    open.stopAnnouncing.push(
+      announceCommands({
+        sources: runtimeInputSources(open.runtime),
+        send: (update) => client.notify('session/update', { sessionId, update }),
+        ...(open.runtime.mcp ? { mcp: open.runtime.mcp } : {}),
+      }),
+    );
   }
 }
 
-function titleOf(prompt: string): string {
-  const line = prompt.replace(/\s+/g, ' ').trim();
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
-}
-
-function sessionInfoUpdate(title: string | undefined, updatedAt: Date): acp.SessionUpdate {
-  return {
-    sessionUpdate: 'session_info_update',
-    ...(title ? { title } : {}),
-    updatedAt: updatedAt.toISOString(),
-  };
-}
-
-function checkedCwd(cwd: string): string {
-  if (!isAbsolute(cwd))
-    throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path: ${cwd}`);
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
-    throw acp.RequestError.invalidParams(undefined, `cwd is not a directory: ${cwd}`);
-  }
-  return resolve(cwd);
-}
-
-/** The editor's MCP servers join the configured ones (same name: the editor's wins). */
-function withClientServers(settings: Settings, servers: readonly acp.McpServer[]): Settings {
-  if (servers.length === 0) return settings;
-  const fromClient: Record<string, McpServerSettings> = {};
-  const record = (pairs: readonly { name: string; value: string }[] | undefined) =>
-    Object.fromEntries((pairs ?? []).map(({ name, value }) => [name, value]));
-  for (const server of servers) {
-    if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
-      fromClient[server.name] = { url: server.url, type: server.type, headers: record(server.headers) };
-    } else if ('command' in server) {
-      fromClient[server.name] = { command: server.command, args: server.args, env: record(server.env) };
-    }
-  }
-  return { ...settings, mcpServers: { ...(settings.mcpServers ?? {}), ...fromClient } };
-}
-
-/** Setup failures as protocol errors: a missing key asks the client to authenticate. */
-function asRequestError(error: unknown): acp.RequestError {
-  if (error instanceof acp.RequestError) return error;
-  if (error instanceof FatalError) {
-    if (error.exitCode === ExitCode.auth) return acp.RequestError.authRequired(undefined, error.message);
-    return acp.RequestError.invalidParams(undefined, error.message);
-  }
-  return acp.RequestError.internalError(undefined, (error as Error)?.message ?? String(error));
-}
-
-/** Where the session's commands, skills and MCP prompts come from (read per prompt). */
-function inputSources(runtime: Runtime): InputSources {
-  return {
-    commands: () => runtime.extensibility?.loaded.commands ?? [],
-    skills: () => runtime.extensibility?.loaded.skills ?? [],
-    ...(runtime.mcp ? { mcp: runtime.mcp } : {}),
-  };
+function sessionState(open: OpenSession): {
+  modes: acp.SessionModeState;
+  configOptions: acp.SessionConfigOption[];
+} {
+  return { modes: modeState(open.session), configOptions: configOptions(open.session) };
 }

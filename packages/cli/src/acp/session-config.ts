@@ -81,6 +81,20 @@ export function stateUpdates(session: Session): acp.SessionUpdate[] {
   ];
 }
 
+/**
+ * Whoever switches the mode (the client, the plan tools, a key on another front end), the client
+ * hears the mode and options as they are now: no polling around turns. Returns the unsubscribe.
+ */
+export function announceModeChanges(
+  session: Session,
+  send: (update: acp.SessionUpdate) => Promise<void>,
+): () => void {
+  return session.subscribe((change) => {
+    if (change.type !== 'approval_mode_changed') return;
+    for (const update of stateUpdates(session)) void send(update).catch(() => undefined);
+  });
+}
+
 /** The current model and the known models of its provider (the one kodo has a key for). */
 function modelChoices(current: string): acp.SessionConfigSelectOption[] {
   const colon = current.indexOf(':');

@@ -3,9 +3,10 @@
  * tools, like Codex's pair: `kodo` runs a task (a prompt in a folder, with a model, approval
  * mode and turn limit) and returns the final answer and the session id; `kodo-reply` continues
  * that session. Each task runs under the same settings, policy, hooks and sandbox as `kodo -p`
- * there. A call that needs approval is asked of the client through MCP elicitation when the
- * client supports it; otherwise it is refused, as in headless mode (never run unasked).
- * Progress notifications follow the task while it runs.
+ * there, and its prompt means what it means in every front end (mcp-serve-task.ts: `@file`,
+ * custom commands, `@agent`, `!command`). A call that needs approval is asked of the client
+ * through MCP elicitation when the client supports it; otherwise it is refused, as in headless
+ * mode (never run unasked). Progress notifications follow the task while it runs.
  *
  * `--tools builtin` also exposes kodo's read, search, edit and shell tools directly, behind the
  * same checks (mcp-serve-tools.ts).
@@ -21,16 +22,13 @@ import {
 } from '@kodo/core/engine';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ArgsError, type CliArgs, parseCliArgs } from '../shared/args';
 import { FatalError } from '../shared/exit-codes';
 import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { gateFolderTrust } from '../shared/trust-gate';
 import { KODO_VERSION } from '../shared/version';
+import { runTask, type ServeTask, taskError } from './mcp-serve-task';
 import { type BuiltinToolServer, builtinToolServer, SERVE_TOOL_SETS } from './mcp-serve-tools';
 
 const APPROVAL_MODES = ['default', 'auto_edit', 'plan', 'yolo'] as const;
@@ -99,11 +97,6 @@ export interface ServeSession {
   session: Session;
 }
 
-interface Task {
-  cli: ServeSession;
-  running: boolean;
-}
-
 export interface ServeContext {
   /** The words after `serve`: kodo's own flags for every task (`--fake-responses`, `--policy`, …). */
   args: string[];
@@ -124,7 +117,7 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
     context.stderr.write(`kodo mcp serve: ${error.message}\n`);
     return 1;
   }
-  const tasks = new Map<string, Task>();
+  const tasks = new Map<string, ServeTask>();
   let builtin: BuiltinToolServer | undefined;
   const server = new Server(
     { name: 'kodo', title: 'kodo', version: KODO_VERSION },
@@ -150,9 +143,10 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
       try {
         return await builtin.call(request.params.name, args, extra.signal);
       } catch (error) {
-        return toolError((error as Error).message);
+        return taskError((error as Error).message);
       }
     }
+    const warn = (message: string) => context.stderr.write(`[WARNING] ${message}\n`);
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
     const onEvent = (event: AgentEvent) => {
@@ -167,19 +161,19 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
       if (request.params.name === 'kodo') {
         const task = await startTask(args, { base, context, confirm: elicitingConfirm(server) });
         tasks.set(task.cli.session.id, task);
-        return await runTask(task, stringArg(args, 'prompt'), extra.signal, onEvent);
+        return await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn });
       }
       if (request.params.name === 'kodo-reply') {
         const id = stringArg(args, 'sessionId');
         const task = tasks.get(id);
         if (!task)
-          return toolError(`No kodo session ${id} in this server (sessions live as long as the server).`);
-        if (task.running) return toolError(`Session ${id} is still running a prompt.`);
-        return await runTask(task, stringArg(args, 'prompt'), extra.signal, onEvent);
+          return taskError(`No kodo session ${id} in this server (sessions live as long as the server).`);
+        if (task.running) return taskError(`Session ${id} is still running a prompt.`);
+        return await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn });
       }
-      return toolError(`Unknown tool: ${request.params.name}`);
+      return taskError(`Unknown tool: ${request.params.name}`);
     } catch (error) {
-      return toolError((error as Error).message);
+      return taskError((error as Error).message);
     }
   });
   const transport = new StdioServerTransport();
@@ -249,7 +243,7 @@ function elicitingConfirm(server: Server): () => ConfirmHandler | undefined {
 async function startTask(
   input: Record<string, unknown>,
   setup: { base: CliArgs; context: ServeContext; confirm: () => ConfirmHandler | undefined },
-): Promise<Task> {
+): Promise<ServeTask> {
   const { base, context } = setup;
   const folder = typeof input.cwd === 'string' && input.cwd !== '' ? input.cwd : '.';
   const cwd = isAbsolute(folder) ? folder : resolve(context.cwd, folder);
@@ -328,35 +322,6 @@ export async function openServeSession(setup: {
   }
 }
 
-async function runTask(
-  task: Task,
-  prompt: string,
-  signal: AbortSignal,
-  onEvent: (event: AgentEvent) => void,
-): Promise<CallToolResult> {
-  task.running = true;
-  try {
-    const stream = task.cli.session.sendMessage(prompt, signal);
-    let next = await stream.next();
-    while (!next.done) {
-      onEvent(next.value);
-      next = await stream.next();
-    }
-    await task.cli.runtime.generator.flush();
-    const outcome = next.value;
-    const failure = outcome.kind === 'error' ? outcome.failure.message : undefined;
-    const content = failure ?? outcome.text;
-    const structured = { sessionId: task.cli.session.id, content, outcome: outcome.kind };
-    return {
-      content: [{ type: 'text', text: content }],
-      structuredContent: structured,
-      ...(failure ? { isError: true } : {}),
-    };
-  } finally {
-    task.running = false;
-  }
-}
-
 function progressMessage(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'tool_call_request':
@@ -376,8 +341,4 @@ function stringArg(args: Record<string, unknown>, name: string): string {
   const value = args[name];
   if (typeof value !== 'string' || value === '') throw new Error(`${name} must be a non-empty string`);
   return value;
-}
-
-function toolError(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
 }

@@ -13,6 +13,7 @@ import { assembleInput } from '../input';
 import { onDemand } from '../on-demand';
 import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
+import { runtimeInputSources } from '../shared/input-sources';
 import { favourMemoryWhenLong } from '../shared/long-session-memory';
 import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { resolveSessionStart } from '../shared/sessions';
@@ -93,7 +94,8 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
     const { session } = start.resume
       ? await runtime.resumeSession(start.resume)
       : await runtime.newSession({ sessionId });
-    const { model, generator: built, mcp, extensibility } = runtime;
+    const { model, generator: built } = runtime;
+    const sources = runtimeInputSources(runtime);
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
     // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.
@@ -116,11 +118,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
         {
           frontEnd: 'headless',
           session: live,
-          sources: {
-            commands: () => extensibility?.loaded.commands ?? [],
-            skills: () => extensibility?.loaded.skills ?? [],
-            ...(mcp ? { mcp } : {}),
-          },
+          sources,
           signal: controller.signal,
           onEvent: (event) => output.event(event),
         },

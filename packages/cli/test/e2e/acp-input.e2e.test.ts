@@ -6,7 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { type GeminiMock, geminiTextReply, startGeminiMock, tinyServerEntry } from '@kodo/testkit';
+import {
+  type GeminiMock,
+  geminiFunctionCallReply,
+  geminiTextReply,
+  startGeminiMock,
+  tinyServerEntry,
+} from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAcpKodo } from './acp-harness';
 import { e2eDirs, type GeminiRequestBody, geminiMockEnv, writeFileIn } from './helpers';
@@ -96,6 +102,32 @@ describe('the input pipeline over ACP', () => {
       expect(byName.get('greet')?.input).toEqual({ hint: expect.stringContaining('name') });
       expect(byName.get('tidy')?.description).toBe('Tidy the imports');
       expect(byName.has('compress')).toBe(true);
+    });
+  });
+
+  it('sends available_commands_update again when an MCP server goes away (its prompts with it)', async () => {
+    workspaceSettings({ mcpServers: { tiny: tinyServerEntry() } });
+    mock = await startGeminiMock({
+      script: [
+        { chunks: geminiFunctionCallReply('mcp_tiny_crash', {}) },
+        { chunks: geminiTextReply('It went away.') },
+      ],
+    });
+    await withSession(async (kodo, sessionId) => {
+      const isCommands = (
+        update: acp.SessionUpdate,
+      ): update is acp.AvailableCommandsUpdate & acp.SessionUpdate =>
+        update.sessionUpdate === 'available_commands_update';
+      const names = (update: acp.SessionUpdate) =>
+        (update as acp.AvailableCommandsUpdate).availableCommands.map((command) => command.name);
+      expect(names(await kodo.waitForUpdate(isCommands))).toContain('greet');
+      await prompt(kodo, sessionId, 'crash the server');
+      const after = await kodo.waitForUpdate(
+        (update) => isCommands(update) && !names(update).includes('greet'),
+      );
+      expect(names(after)).toContain('compress');
+      // Sent when the list changed, not on every event of the server's going.
+      expect(kodo.updates.filter(({ update }) => isCommands(update))).toHaveLength(2);
     });
   });
 });

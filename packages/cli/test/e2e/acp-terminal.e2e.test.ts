@@ -122,6 +122,27 @@ describe('kodo --acp shell commands', () => {
     }
   });
 
+  it("a `!command` prompt runs in the editor's terminal too, and its call shows that terminal", async () => {
+    const kodo = startAcpKodo({ cwd: dirs.workspace, env: env(), terminal: true });
+    try {
+      await kodo.initialize();
+      const { sessionId } = await kodo.agent.request('session/new', { cwd: dirs.workspace, mcpServers: [] });
+      const answer = await kodo.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: '!echo typed-in-editor' }],
+      });
+      expect(answer.stopReason).toBe('end_turn');
+      const [create] = kodo.terminals.calls;
+      expect(create).toMatchObject({ method: 'create', args: ['-c', 'echo typed-in-editor'] });
+      const updates = toolUpdates(kodo.updates, kodo.permissions[0]!.toolCall.toolCallId);
+      expect(updates[0]).toMatchObject({ sessionUpdate: 'tool_call', kind: 'execute' });
+      expect(updates.some((update) => update.content?.[0]?.type === 'terminal')).toBe(true);
+      expect(updates.at(-1)!.status).toBe('completed');
+    } finally {
+      expect(await kodo.close()).toBe(0);
+    }
+  });
+
   it('a refused command never reaches the terminal', async () => {
     const marker = join(dirs.workspace, 'ran.txt');
     const script = writeScript(dirs.root, 'shell.jsonl', [

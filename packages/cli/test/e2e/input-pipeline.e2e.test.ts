@@ -3,6 +3,7 @@
  * `!command`, `/<skill>`, `@file`, and built-in commands that only run in a session.
  */
 import { join } from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
 import { type GeminiMock, geminiTextReply, runKodo, startGeminiMock } from '@kodo/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAcpKodo } from './acp-harness';
@@ -86,6 +87,18 @@ describe('!command over ACP', () => {
       expect(answer.stopReason).toBe('end_turn');
       expect(kodoAcp.permissions).toHaveLength(1);
       expect(mock.requests).toHaveLength(0);
+      // Shown as a tool call, as a model's run_shell_command is: editors display it so.
+      const shown = toolCallUpdates(kodoAcp.updates);
+      const start = shown.find((update) => update.sessionUpdate === 'tool_call');
+      expect(start).toMatchObject({
+        kind: 'execute',
+        title: expect.stringContaining('echo from-the-editor'),
+      });
+      const id = start!.toolCallId;
+      expect(kodoAcp.permissions[0]!.toolCall.toolCallId).toBe(id);
+      const statuses = shown.filter((update) => update.toolCallId === id).map((update) => update.status);
+      expect(statuses.filter(Boolean)).toEqual(['pending', 'in_progress', 'completed']);
+      expect(JSON.stringify(shown.at(-1)!.content)).toContain('from-the-editor');
       await kodoAcp.agent.request('session/prompt', {
         sessionId,
         prompt: [{ type: 'text', text: 'what did it say?' }],
@@ -96,4 +109,41 @@ describe('!command over ACP', () => {
       expect(await kodoAcp.close()).toBe(0);
     }
   });
+
+  it('a command the editor refuses is a failed tool call, and nothing joins the context', async () => {
+    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Seen.') }] });
+    const kodoAcp = startAcpKodo({
+      cwd: dirs.workspace,
+      env: geminiMockEnv(dirs.home, mock.url),
+      permission: 'cancel',
+    });
+    try {
+      await kodoAcp.initialize();
+      const { sessionId } = await kodoAcp.agent.request('session/new', {
+        cwd: dirs.workspace,
+        mcpServers: [],
+      });
+      const answer = await kodoAcp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: '!echo never-ran' }],
+      });
+      expect(answer.stopReason).toBe('end_turn');
+      const shown = toolCallUpdates(kodoAcp.updates);
+      expect(shown[0]).toMatchObject({ sessionUpdate: 'tool_call', kind: 'execute' });
+      expect(shown.at(-1)).toMatchObject({ toolCallId: shown[0]!.toolCallId, status: 'failed' });
+      await kodoAcp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+      expect(userText()).not.toContain('never-ran');
+    } finally {
+      expect(await kodoAcp.close()).toBe(0);
+    }
+  });
 });
+
+type ShownCall = { sessionUpdate: string; toolCallId: string; status?: string | null; content?: unknown };
+
+function toolCallUpdates(updates: readonly acp.SessionNotification[]): ShownCall[] {
+  return updates
+    .map(({ update }) => update)
+    .filter((update) => update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update')
+    .map((update) => update as ShownCall);
+}

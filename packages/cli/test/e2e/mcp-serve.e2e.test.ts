@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { e2eDirs, spawnedKodoEnv } from './helpers';
+import { e2eDirs, spawnedKodoEnv, writeFileIn } from './helpers';
 
 const dirs = e2eDirs();
 
@@ -165,4 +165,89 @@ describe('kodo mcp serve', () => {
       await parent.close();
     }
   }, 60_000);
+});
+
+describe('kodo mcp serve: a task means what it means in every front end (core input pipeline)', () => {
+  const userText = (body: unknown) =>
+    JSON.stringify(
+      (body as { contents: { role: string }[] }).contents.filter((content) => content.role === 'user'),
+    );
+
+  it('attaches @file, expands a custom command, and routes @agent', async () => {
+    writeFileIn(join(dirs.workspace, 'notes.txt'), 'remember the changelog');
+    writeFileIn(
+      join(dirs.workspace, '.gemini', 'commands', 'audit.toml'),
+      'description = "Review a file"\nprompt = "Review {{args}} carefully."\n',
+    );
+    const mock = await startGeminiMock({
+      script: [
+        { chunks: [geminiChunk([{ text: 'Read.' }])] },
+        { chunks: [geminiChunk([{ text: 'Reviewed.' }])] },
+        { chunks: [geminiChunk([{ text: 'Delegating.' }])] },
+      ],
+    });
+    const client = await connect(serverEnv(mock.url));
+    try {
+      const first = await client.callTool({ name: 'kodo', arguments: { prompt: 'summarise @notes.txt' } });
+      const { sessionId } = first.structuredContent as Structured;
+      expect(userText(mock.requests[0]!.body)).toContain('remember the changelog');
+      await client.callTool({ name: 'kodo-reply', arguments: { sessionId, prompt: '/audit src/app.ts' } });
+      expect(userText(mock.requests[1]!.body)).toContain('Review src/app.ts carefully.');
+      expect(userText(mock.requests[1]!.body)).not.toContain('/audit');
+      await client.callTool({
+        name: 'kodo-reply',
+        arguments: { sessionId, prompt: '@codebase_investigator where is the parser?' },
+      });
+      expect(userText(mock.requests[2]!.body)).toContain(
+        "The user asked for the 'codebase_investigator' agent",
+      );
+    } finally {
+      await client.close();
+      await mock.close();
+    }
+  });
+
+  it('runs !command under the policy: refused when nobody can approve, its output the answer when allowed', async () => {
+    const mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'never' }])] }] });
+    const plain = await connect(serverEnv(mock.url));
+    try {
+      const refused = await plain.callTool({ name: 'kodo', arguments: { prompt: '!echo from-the-client' } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain("Shell command 'echo from-the-client' was not run");
+    } finally {
+      await plain.close();
+    }
+    writeFileIn(
+      join(dirs.home, 'settings.json'),
+      JSON.stringify({ tools: { allowed: ['run_shell_command(echo)'] } }),
+    );
+    const allowed = await connect(serverEnv(mock.url));
+    try {
+      const ran = await allowed.callTool({ name: 'kodo', arguments: { prompt: '!echo from-the-client' } });
+      expect(ran.isError).toBeFalsy();
+      expect(ran.structuredContent).toMatchObject({ content: 'from-the-client', outcome: 'completed' });
+      // The line was the client's command: no model request.
+      expect(mock.requests).toHaveLength(0);
+    } finally {
+      await allowed.close();
+      await mock.close();
+    }
+  });
+
+  it('a built-in session command says where it runs; an unknown command is an error', async () => {
+    const mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'never' }])] }] });
+    const client = await connect(serverEnv(mock.url));
+    try {
+      const builtin = await client.callTool({ name: 'kodo', arguments: { prompt: '/compress' } });
+      expect(builtin.isError).toBe(true);
+      expect(JSON.stringify(builtin.content)).toContain('it does not run in kodo mcp serve');
+      const unknown = await client.callTool({ name: 'kodo', arguments: { prompt: '/nosuchthing' } });
+      expect(unknown.isError).toBe(true);
+      expect(JSON.stringify(unknown.content)).toContain('Unknown command: /nosuchthing');
+      expect(mock.requests).toHaveLength(0);
+    } finally {
+      await client.close();
+      await mock.close();
+    }
+  });
 });

@@ -209,6 +209,7 @@ const FRONT_END_NAMES: Record<FrontEnd, string> = {
   terminal: 'the terminal UI',
   headless: 'headless runs',
   acp: 'editors (ACP)',
+  mcp_serve: 'kodo mcp serve',
   sdk: 'the SDK',
 };
 

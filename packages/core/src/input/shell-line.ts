@@ -2,9 +2,10 @@
  * `!command`: the person runs a shell command outside a model turn; its output joins the
  * conversation as context for the next prompt (nothing is sent to the model now). The terminal
  * runs it as typed at kodo's own prompt (`requestedBy: 'user'`: a policy's deny, hooks and the
- * sandbox still apply); a line that arrives over ACP or headless may come from a script or a
- * file, so there it gets every check a model's call gets, approval included (ACP asks the editor;
- * headless refuses unless a policy or `tools.allowed` allows it).
+ * sandbox still apply); a line that arrives over ACP, headless or `kodo mcp serve` may come from
+ * a script or a file, so there it gets every check a model's call gets, approval included (ACP
+ * asks the editor, `mcp serve` the client through elicitation; headless refuses unless a policy or
+ * `tools.allowed` allows it).
  */
 import type { AgentEvent } from '../contracts/events';
 import type { Part } from '../contracts/messages';

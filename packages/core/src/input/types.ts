@@ -14,8 +14,8 @@ import type { SkillDefinition } from '../skills/definition';
 import type { FileFiltering } from '../tools/file-filtering';
 import type { Workspace } from '../tools/workspace';
 
-/** The front ends a line can come from. */
-export type FrontEnd = 'terminal' | 'headless' | 'acp' | 'sdk';
+/** The front ends a line can come from (`mcp_serve`: a task an MCP client gives `kodo mcp serve`). */
+export type FrontEnd = 'terminal' | 'headless' | 'acp' | 'mcp_serve' | 'sdk';
 
 /** What the pipeline needs of the session a line goes to (a `Session` is one). */
 export interface InputSession {
