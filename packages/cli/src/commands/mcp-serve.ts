@@ -149,19 +149,33 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
     const warn = (message: string) => context.stderr.write(`[WARNING] ${message}\n`);
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
+    // The client drops progress for a request once its result has arrived, so the result waits
+    // for the notifications already on their way (the last, "Model turn finished", raced it).
+    const notifications: Promise<unknown>[] = [];
     const onEvent = (event: AgentEvent) => {
       const message = progressMessage(event);
       if (progressToken === undefined || message === undefined) return;
       progress += 1;
-      void extra
-        .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } })
-        .catch(() => undefined);
+      notifications.push(
+        extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, message },
+          })
+          .catch(() => undefined),
+      );
+    };
+    const afterNotifications = async <T>(result: T): Promise<T> => {
+      await Promise.all(notifications);
+      return result;
     };
     try {
       if (request.params.name === 'kodo') {
         const task = await startTask(args, { base, context, confirm: elicitingConfirm(server) });
         tasks.set(task.cli.session.id, task);
-        return await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn });
+        return await afterNotifications(
+          await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn }),
+        );
       }
       if (request.params.name === 'kodo-reply') {
         const id = stringArg(args, 'sessionId');
@@ -169,7 +183,9 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
         if (!task)
           return taskError(`No kodo session ${id} in this server (sessions live as long as the server).`);
         if (task.running) return taskError(`Session ${id} is still running a prompt.`);
-        return await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn });
+        return await afterNotifications(
+          await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn }),
+        );
       }
       return taskError(`Unknown tool: ${request.params.name}`);
     } catch (error) {
