@@ -14,6 +14,20 @@ export type {
   ToolCallStatus,
 } from './contracts/events';
 export type { Content, GenerateRequest, GenerateResponse, Part } from './contracts/messages';
+// What a typed line means (`!command`, `/command`, `@file`, `@agent`), as every kodo front end reads it.
+export {
+  type CommandListing,
+  type FrontEnd,
+  type InputSession,
+  type InputSources,
+  type LineInput,
+  listCommands,
+  type ResolvedInput,
+  type ResolveOptions,
+  resolveInput,
+  runShellLine,
+  type ShellLineResult,
+} from './input/index';
 export { FakeContentGenerator } from './llm/fake';
 export type { RuntimeSession } from './runtime/options';
 export type { Runtime } from './runtime/runtime';

@@ -11,7 +11,7 @@ const cliSrc = resolve(__dirname, '../../src');
  * a front end never imports another, only what they share.
  */
 const LAYERS: Record<string, number> = {
-  // entry.ts, main.ts (fast paths), run.ts (arguments, settings, the choice of front end).
+  // main.ts (the entry and its fast paths), run.ts (arguments, settings, the choice of front end).
   '(root)': 2,
   // The front ends: the terminal UI, headless (-p), ACP, the demo, and the subcommands
   // (`kodo mcp|hooks|skills|…`, `kodo mcp serve` among them).

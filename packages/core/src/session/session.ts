@@ -188,9 +188,9 @@ export class Session {
   }
 
   /**
-   * Fires SessionStart (`startup`, `resume`, or `clear`). Returns the hooks' added context as a
-   * `<hook_context>` block: headless front ends put it before the prompt, interactive ones make
-   * it the first turn of the history (`addContext`).
+   * Fires SessionStart (`startup`, `resume`, or `clear`) and adds the hooks' added context to the
+   * conversation as a `<hook_context>` block (`addContext`), the same for every front end. The
+   * block is returned too; a caller must not add it again.
    */
   async start(source: SessionStartSource, signal?: AbortSignal): Promise<{ context?: string }> {
     if (!this.hooks) return {};
