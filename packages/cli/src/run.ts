@@ -1,11 +1,11 @@
 import { isatty } from 'node:tty';
 import { isSecretEnvName } from '@kodo/core/engine';
 import { runHeadless } from './headless/run-headless';
-import { readPipedStdin } from './input';
 import { onDemand } from './on-demand';
 import { scrubInitialEnviron } from './scrub-environ';
 import { ArgsError, type CliArgs, parseCliArgs } from './shared/args';
 import { ExitCode } from './shared/exit-codes';
+import { readPipedStdin } from './shared/stdin';
 import { gateFolderTrust } from './shared/trust-gate';
 
 /** Facts the entry point already holds (passed in so this module shares no chunk with it). */

@@ -9,7 +9,6 @@ import {
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';
-import { assembleInput } from '../input';
 import { onDemand } from '../on-demand';
 import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
@@ -17,6 +16,7 @@ import { runtimeInputSources } from '../shared/input-sources';
 import { favourMemoryWhenLong } from '../shared/long-session-memory';
 import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { resolveSessionStart } from '../shared/sessions';
+import { assembleInput } from '../shared/stdin';
 import type { HeadlessOutput, OutputStreams } from './output';
 import type { JsonSchemaFile, StructuredResult } from './structured-output';
 import { createTextOutput } from './text';

@@ -25,12 +25,6 @@ const LAYERS: Record<string, number> = {
 };
 
 /**
- * Files still directly in src/ that belong to the shared layer, checked as shared (they may import
- * only shared/): stdin reading, until it moves into core's input pipeline (issue O item 2).
- */
-const SHARED_FILES_AT_ROOT = new Set(['input.ts']);
-
-/**
  * The list of what loads on demand (src/on-demand.ts, the bundle's split points) is a table, not
  * a layer: every front end reads it and it names modules of every front end. Its own imports are
  * not counted; instead each use `onDemand.<name>()` counts as an import of that entry's module by
@@ -38,11 +32,15 @@ const SHARED_FILES_AT_ROOT = new Set(['input.ts']);
  */
 const ON_DEMAND = 'on-demand.ts';
 
-/** The layer node a path relative to src/ belongs to (import specifiers come without `.ts`). */
+/**
+ * The layer node a path relative to src/ belongs to (import specifiers come without `.ts`): its
+ * folder, and a file directly in src/ is the program's. There are no exceptions: a file the front
+ * ends share lives in shared/ (piped stdin: shared/stdin.ts; what it means: core's input/).
+ */
 function nodeOf(path: string): string {
   const file = /\.tsx?$/.test(path) ? path : `${path}.ts`;
   if (file === ON_DEMAND) return 'on-demand';
-  return SHARED_FILES_AT_ROOT.has(file) ? 'shared' : topFolderOf(path);
+  return topFolderOf(path);
 }
 
 /** The folder graph with the on-demand list's entries charged to the files that call them. */

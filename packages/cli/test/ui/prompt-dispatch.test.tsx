@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Part, Workspace } from '@kodo/core/engine';
+import { type CompletedToolCall, type Part, Workspace } from '@kodo/core/engine';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -48,9 +48,29 @@ function harness(
       addContext: (parts) => context.push(...parts),
       steer: (line) => log.push(`steer ${line}`),
       takeSteering: () => [],
-      // biome-ignore lint/correctness/useYield: no tool runs in these tests
-      async *runUserToolCall(name) {
-        throw new Error(`no tool call expected (${name})`);
+      // A shell line's call: `refuse …` is denied by the policy, `esc …` cancelled, the rest print.
+      async *runUserToolCall(name, args, _signal, callOptions) {
+        const command = String(args.command);
+        log.push(`tool ${name} ${JSON.stringify(args)} by ${callOptions?.requestedBy}`);
+        yield { type: 'tool_call_request', call: { callId: 'c1', name, args, promptId: 'p1' } };
+        const response = command.startsWith('refuse')
+          ? {
+              status: 'error',
+              resultDisplay: 'denied by policy',
+              responseParts: [],
+              error: { message: 'denied by policy' },
+            }
+          : command.startsWith('esc')
+            ? { status: 'cancelled', resultDisplay: '', responseParts: [] }
+            : {
+                status: 'success',
+                resultDisplay: `${command} output`,
+                responseParts: [{ functionResponse: { name, response: { output: `${command} output` } } }],
+              };
+        return {
+          request: { callId: 'c1', name, args },
+          response: { callId: 'c1', ...response },
+        } as never as CompletedToolCall;
       },
     },
     agent: {
@@ -59,10 +79,8 @@ function harness(
         log.push(`send ${typeof input === 'string' ? input.split('\n')[0] : 'parts'}`);
         sent.push(input);
       },
-      runTool: async (name, args) => {
-        log.push(`tool ${name} ${JSON.stringify(args)}`);
-        return { status: 'success', output: 'tool output' };
-      },
+      // The UI draws the events live and lets Esc abort the signal; here they are only counted.
+      track: (work) => work(new AbortController().signal, (event) => log.push(`event ${event.type}`)),
     },
     commands: overrides.commands ?? [],
     inputHistory: {
@@ -123,16 +141,19 @@ describe('usePromptDispatch (what a submitted line does)', () => {
     expect(ui.log).toEqual([
       'prompt start',
       'send hello',
-      'tool run_shell_command {"command":"ls -la"}',
-      'tool run_shell_command {"command":"pwd"}',
+      // As typed at kodo's own prompt (core's runShellLine for the terminal): a policy's "ask" allows it.
+      'tool run_shell_command {"command":"ls -la"} by user',
+      'event tool_call_request',
+      'tool run_shell_command {"command":"pwd"} by user',
+      'event tool_call_request',
       'command stats model',
       'prompt start',
       'send @reviewer look at this',
     ]);
     // The person's shell lines reach the model with the next prompt, not now.
     expect(ui.context.map((part) => part.text)).toEqual([
-      expect.stringContaining('ls -la'),
-      expect.stringContaining('pwd'),
+      expect.stringContaining('I ran the following shell command:\n```sh\nls -la\n```'),
+      expect.stringContaining('pwd output'),
     ]);
     expect(ui.items).toContainEqual({ kind: 'user', text: 'hello' });
     expect(ui.items).toContainEqual({ kind: 'shell-input', command: 'ls -la' });
@@ -152,6 +173,29 @@ describe('usePromptDispatch (what a submitted line does)', () => {
       '/nope',
       '/stats model',
       '@reviewer look at this',
+    ]);
+  });
+
+  it('runs a shell line through core’s runShellLine: a refused or cancelled one adds nothing to the context', async () => {
+    const ui = harness();
+    ui.dispatch().submit('refuse rm -rf build', 'shell');
+    ui.dispatch().submit('!esc sleep 30', 'prompt');
+    ui.dispatch().submit('echo kept', 'shell');
+    ui.dispatch().submit('what did it print?', 'prompt');
+    await until(() => expect(ui.sent).toEqual(['what did it print?']));
+    // The model learns only of the command that ran, as it would over ACP, headless or mcp serve.
+    expect(ui.context).toHaveLength(1);
+    expect(ui.context[0]?.text).toContain('```sh\necho kept\n```');
+    expect(ui.context[0]?.text).toContain('echo kept output');
+    expect(ui.log.filter((entry) => entry.startsWith('tool'))).toEqual([
+      'tool run_shell_command {"command":"refuse rm -rf build"} by user',
+      'tool run_shell_command {"command":"esc sleep 30"} by user',
+      'tool run_shell_command {"command":"echo kept"} by user',
+    ]);
+    expect(ui.items.filter((item) => item.kind === 'shell-input')).toEqual([
+      { kind: 'shell-input', command: 'refuse rm -rf build' },
+      { kind: 'shell-input', command: 'esc sleep 30' },
+      { kind: 'shell-input', command: 'echo kept' },
     ]);
   });
 

@@ -9,6 +9,7 @@ export {
   findBuiltinCommand,
 } from './builtin-commands';
 export { MAX_IMAGE_BYTES } from './image-limits';
+export { combinePipedInput } from './piped-input';
 export { resolveInput } from './pipeline';
 export { runShellLine, type ShellLineResult } from './shell-line';
 export { shellCommandNote } from './shell-note';

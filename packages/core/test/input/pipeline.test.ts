@@ -1,5 +1,5 @@
 // Core's input pipeline: what a line means, the same in every front end (docs/architecture.md, "Input").
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -334,6 +334,26 @@ describe('!command and hook context', () => {
     expect(result).toEqual({ status: 'success', ran: true, output: 'a.txt\nb.txt' });
     expect(fake.calls[0]?.requestedBy).toBe('command');
     expect(fake.context[0]?.text).toContain('I ran the following shell command:\n```sh\nls\n```');
+  });
+
+  it('a shell line typed at the terminal is the person’s call; a cancelled one adds nothing', async () => {
+    const fake = fakeSession((call) =>
+      call.args.command === 'sleep 30' ? { status: 'cancelled' } : output('/work'),
+    );
+    const signal = new AbortController().signal;
+    expect(await runShellLine(fake.session, 'sleep 30', { frontEnd: 'terminal', signal })).toEqual({
+      status: 'cancelled',
+      ran: false,
+      output: '',
+    });
+    expect(fake.context).toEqual([]);
+    expect(await runShellLine(fake.session, 'pwd', { frontEnd: 'terminal', signal })).toEqual({
+      status: 'success',
+      ran: true,
+      output: '/work',
+    });
+    expect(fake.calls.map((call) => call.requestedBy)).toEqual(['user', 'user']);
+    expect(fake.context[0]?.text).toContain('```sh\npwd\n```');
   });
 
   it('a refused shell line adds nothing to the context', async () => {

@@ -29,11 +29,14 @@ export interface AgentState {
   lastUsage: UsageMetadata | undefined;
   /** Sends a prompt and streams the turn; resolves when it is over. */
   send(input: string | Part[]): Promise<void>;
-  /** Runs a tool call the person asked for (`!command`); resolves to its result text. */
-  runTool(
-    name: string,
-    args: Record<string, unknown>,
-  ): Promise<{ status: string; output: string } | undefined>;
+  /**
+   * Runs work outside a model turn that reports AgentEvents (a `!command` through core's
+   * `runShellLine`) as the request in progress: its calls are drawn live, Esc aborts its signal,
+   * and a throw becomes an error notice (then it resolves to undefined).
+   */
+  track<R>(
+    work: (signal: AbortSignal, onEvent: (event: AgentEvent) => void) => Promise<R>,
+  ): Promise<R | undefined>;
   cancel(): void;
 }
 
@@ -74,9 +77,10 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
     [],
   );
 
-  const drive = useCallback(
+  /** Folds the events `work` reports into the live region and the history until it is over. */
+  const observe = useCallback(
     async <R>(
-      stream: AsyncGenerator<AgentEvent, R>,
+      work: (onEvent: (event: AgentEvent) => void) => Promise<R>,
       accumulator: TurnAccumulator,
     ): Promise<R | undefined> => {
       // One commit per frame: React's legacy root would render and lay out after each update.
@@ -92,25 +96,22 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
       frames.current?.cancel();
       const coalescer = new FrameCoalescer(flush, LIVE_THROTTLE_MS);
       frames.current = coalescer;
+      let streamingText = false;
+      const onEvent = (event: AgentEvent) => {
+        accumulator.apply(event);
+        if (event.type === 'steering') steered.current?.(event.text);
+        const text = event.type === 'content' || event.type === 'thought';
+        // The first text of a reply is drawn at once, not held for the rest of an interval
+        // that started with some earlier event (the request going out, a tool finishing).
+        if (URGENT.has(event.type) || event.type === 'retry' || (text && !streamingText)) {
+          coalescer.flushNow();
+        } else coalescer.request();
+        streamingText = text || (streamingText && event.type === 'citation');
+      };
       let result: R | undefined;
       setWaitingSince(accumulator.waitingSince);
       try {
-        let next = await stream.next();
-        let streamingText = false;
-        while (!next.done) {
-          const event = next.value;
-          accumulator.apply(event);
-          if (event.type === 'steering') steered.current?.(event.text);
-          const text = event.type === 'content' || event.type === 'thought';
-          // The first text of a reply is drawn at once, not held for the rest of an interval
-          // that started with some earlier event (the request going out, a tool finishing).
-          if (URGENT.has(event.type) || event.type === 'retry' || (text && !streamingText)) {
-            coalescer.flushNow();
-          } else coalescer.request();
-          streamingText = text || (streamingText && event.type === 'citation');
-          next = await stream.next();
-        }
-        result = next.value;
+        result = await work(onEvent);
       } catch (error) {
         accumulator.notice(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, 'error');
       }
@@ -119,6 +120,20 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
       return result;
     },
     [],
+  );
+
+  /** observe() for a stream: each event it yields, then what it returns. */
+  const drive = useCallback(
+    <R>(stream: AsyncGenerator<AgentEvent, R>, accumulator: TurnAccumulator): Promise<R | undefined> =>
+      observe(async (onEvent) => {
+        let next = await stream.next();
+        while (!next.done) {
+          onEvent(next.value);
+          next = await stream.next();
+        }
+        return next.value;
+      }, accumulator),
+    [observe],
   );
 
   const begin = useCallback(() => {
@@ -146,24 +161,19 @@ export function useAgent({ session, describe, onCommit, onSteered }: Options): A
     [session, describe, drive, begin, finish],
   );
 
-  const runTool = useCallback(
-    async (name: string, args: Record<string, unknown>) => {
+  const track = useCallback(
+    async <R>(work: (signal: AbortSignal, onEvent: (event: AgentEvent) => void) => Promise<R>) => {
       const abort = begin();
       try {
-        const completed = await drive(
-          session.runUserToolCall(name, args, abort.signal),
-          new TurnAccumulator(describe),
-        );
-        if (!completed) return undefined;
-        return { status: completed.response.status, output: completed.response.resultDisplay };
+        return await observe((onEvent) => work(abort.signal, onEvent), new TurnAccumulator(describe));
       } finally {
         finish(abort);
       }
     },
-    [session, describe, drive, begin, finish],
+    [describe, observe, begin, finish],
   );
 
   const cancel = useCallback(() => controller.current?.abort(), []);
 
-  return { live, busy, startedAt, retry, waitingSince, lastUsage, send, runTool, cancel };
+  return { live, busy, startedAt, retry, waitingSince, lastUsage, send, track, cancel };
 }

@@ -3,7 +3,7 @@ import {
   type InputSources,
   type Part,
   resolveInput,
-  shellCommandNote,
+  runShellLine,
 } from '@kodo/core/engine';
 import { useCallback, useRef, useState } from 'react';
 import { broughtSources, isBroughtCommand } from '../commands/extension-commands';
@@ -16,6 +16,7 @@ import { type PromptQueue, type QueuedPrompt, usePromptQueue } from './use-promp
 
 /** What dispatching a line needs of the session (the UI's `Session` is one). */
 export interface DispatchSession extends InputSession {
+  /** Where a shell line's note goes (core's runShellLine adds it). */
   addContext(parts: Part[]): void;
   /** Steering: the line joins the running prompt at its next step boundary. */
   steer(text: string): void;
@@ -25,7 +26,7 @@ export interface DispatchSession extends InputSession {
 
 export interface PromptDispatchOptions {
   session: DispatchSession;
-  agent: Pick<AgentState, 'busy' | 'send' | 'runTool'>;
+  agent: Pick<AgentState, 'busy' | 'send' | 'track'>;
   commands: readonly SlashCommand[];
   /** Earlier lines (oldest first) and how to remember a new one. */
   inputHistory: { load(): string[]; add(entry: string): string[] };
@@ -66,8 +67,9 @@ export interface PromptDispatch {
 /**
  * What a submitted line does, whether typed at an idle prompt or queued behind a running turn, is
  * core's input pipeline's answer (the same in every front end): a built-in command runs (an
- * unknown one says so); a shell line (`!command`, or typed in shell mode) runs as the person's
- * own tool call and its output joins the next prompt's context; a custom command, skill or MCP
+ * unknown one says so); a shell line (`!command`, or typed in shell mode) runs through core's
+ * runShellLine, as in every front end: the person's own tool call (a policy's deny, hooks and the
+ * sandbox apply), its output joining the next prompt's context; a custom command, skill or MCP
  * prompt becomes its prompt; anything else is a prompt, its `@file` references attached and an
  * `@agent` mention routed to that agent. Lines are remembered in the input history as typed, and
  * wait in the type-ahead queue while something runs, except commands that may run alongside a turn.
@@ -85,7 +87,18 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
 
   const { sources } = options;
 
-  /** A line that is neither the registry's own command nor a shell line: core's pipeline says what it is. */
+  const runShell = useCallback(
+    async (command: string) => {
+      addItem({ kind: 'shell-input', command });
+      // Its events draw the call live; a refused or cancelled command adds nothing to the context.
+      await agent.track((signal, onEvent) =>
+        runShellLine(session, command, { frontEnd: 'terminal', signal, onEvent }),
+      );
+    },
+    [addItem, agent, session],
+  );
+
+  /** A line that is not the registry's own command: core's pipeline says what it is. */
   const runLine = useCallback(
     async (text: string) => {
       // The registry's own commands (built-ins, /commands, /skills) were dispatched already.
@@ -113,6 +126,10 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
         });
         return;
       }
+      if (resolved.kind === 'shell') {
+        await runShell(resolved.command);
+        return;
+      }
       if (resolved.kind !== 'prompt') return;
       onPromptStart();
       addItem({ kind: 'user', text: resolved.display });
@@ -135,18 +152,7 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
         if (left.length > 0) sendNext.current(left.join('\n'));
       }
     },
-    [addItem, agent, session, listFiles, onPromptStart, publishSteering, sources, commands],
-  );
-
-  const runShell = useCallback(
-    async (command: string) => {
-      addItem({ kind: 'shell-input', command });
-      const result = await agent.runTool('run_shell_command', { command });
-      if (result && result.status !== 'cancelled') {
-        session.addContext([{ text: shellCommandNote(command, result.output) }]);
-      }
-    },
-    [addItem, agent, session],
+    [addItem, agent, session, listFiles, onPromptStart, publishSteering, sources, commands, runShell],
   );
 
   const dispatch = useCallback(
@@ -155,7 +161,7 @@ export function usePromptDispatch(options: PromptDispatchOptions): PromptDispatc
       if (slash && 'command' in slash && !isBroughtCommand(slash.command))
         await runCommand(slash.command, slash.args);
       else if (mode === 'shell') await runShell(text);
-      else if (text.startsWith('!') && text.length > 1) await runShell(text.slice(1));
+      // `!command` too is core's pipeline's to recognise.
       else await runLine(text);
     },
     [commands, runCommand, runShell, runLine],

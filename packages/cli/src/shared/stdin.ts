@@ -1,6 +1,12 @@
+/**
+ * Piped stdin for the CLI: reading it (within a size limit) and the command line's answer when a
+ * run without a person has no input. What piped text and a prompt mean together is core's
+ * (`combinePipedInput`, input/piped-input.ts); the reading stays here, in the process that owns stdin.
+ */
 import { fstatSync, readSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { ExitCode, FatalError } from './shared/exit-codes';
+import { combinePipedInput } from '@kodo/core/engine';
+import { ExitCode, FatalError } from './exit-codes';
 
 export const STDIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -59,14 +65,13 @@ export async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** `<stdin>\n\n<prompt>`, or whichever of the two there is. Empty input is an input error. */
+/**
+ * The line of a run without a person: piped text and the prompt as core combines them
+ * (combinePipedInput). Neither is an input error (exit 42), worded for the command line.
+ */
 export function assembleInput(stdinText: string | undefined, prompt: string | undefined): string {
-  const parts = [
-    stdinText?.trim() ? stdinText.replace(/\s+$/, '') : undefined,
-    prompt?.trim() ? prompt : undefined,
-  ];
-  const input = parts.filter((part): part is string => part !== undefined).join('\n\n');
-  if (input === '') {
+  const input = combinePipedInput(stdinText, prompt);
+  if (input === undefined) {
     throw new FatalError(
       'No input provided via stdin. Input can be provided by piping data into kodo or using the --prompt option.',
       ExitCode.input,
