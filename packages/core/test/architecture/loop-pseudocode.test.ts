@@ -34,7 +34,7 @@ describe('the loop pseudocode in docs/architecture.md', () => {
   });
 
   it("follows the code's order within one round trip", () => {
-    const cycle = loop.slice(loop.indexOf('async function* promptCycle('));
+    const cycle = loop.slice(loop.indexOf('export async function* runAgentLoop('));
     // The body only: from the line after the signature to the function's closing brace.
     const body = cycle.slice(cycle.indexOf('{\n'), cycle.indexOf('\n}\n'));
     const inCycle = annotations().filter((name) => body.includes(`${name}(`));
