@@ -202,6 +202,7 @@ export class Runtime {
     const { recorder, resumed } = log;
     const session = new Session({
       ...this.parts.sessionOptions,
+      approvals: this.parts.options.approvals,
       sessionId,
       ...(recorder ? { recorder } : {}),
       ...this.hooksFor(sessionId, recorder),
