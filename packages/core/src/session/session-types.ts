@@ -103,8 +103,9 @@ export interface SessionOptions {
   /** Hard limits on cost, tokens, tool calls and time; checked between steps. */
   budgets?: BudgetLimits;
   /**
-   * What `dispose()` ends when the session is its run's only purpose: the SDK's `createSession`
-   * passes its runtime's `close()`, so the one teardown order holds there too. Absent: dispose()
+   * What `dispose()` does for a session a runtime issued, so the runtime's one teardown order is
+   * the only one: the SDK's `createSession` passes its runtime's `close()`; a shared runtime
+   * passes a refusal that points to `runtime.close()`. Absent (a session built by hand): dispose()
    * stops the session's background commands and telemetry.
    */
   disposeRun?: () => Promise<void>;

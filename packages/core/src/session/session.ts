@@ -303,8 +303,10 @@ export class Session {
   }
 
   /**
-   * Ends the session: with `SessionOptions.disposeRun` (the SDK's `createSession`), its runtime's
-   * one teardown; otherwise its background commands (their whole process groups) and telemetry.
+   * Ends the session. One a runtime issued goes through the runtime (`SessionOptions.disposeRun`):
+   * the SDK's `createSession` closes its runtime, in its one teardown order; a shared runtime's
+   * session refuses and names `runtime.close()`. A session built by hand stops its background
+   * commands (their whole process groups) and telemetry.
    */
   async dispose(): Promise<void> {
     if (this.options.disposeRun) return this.options.disposeRun();
