@@ -5,12 +5,11 @@ import {
   loadInputFiles,
   type Runtime,
   type RuntimeSession,
-  type Session,
   userHome,
 } from '@kodo/core/engine';
 import { onDemand } from '../on-demand';
 import type { CliArgs } from '../shared/args';
-import { autoMemoryOn, proposeToInbox, worthProposing } from '../shared/auto-memory';
+import { autoMemoryOn } from '../shared/auto-memory';
 import { ExitCode, FatalError } from '../shared/exit-codes';
 import { favourMemoryOverSpeed } from '../shared/memory-mode';
 import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
@@ -25,6 +24,7 @@ import { InputHistoryStore } from './input/input-history-store';
 import { keybindingsFile, loadKeymap } from './keys/keybindings-file';
 import { HighlighterLoader } from './markdown/highlighter-loader';
 import { QuestionBridge } from './question-bridge';
+import { endInteractiveRun } from './session-exit';
 import { StatusLineRunner, statusLineSetting } from './status/status-command';
 import { PtyTerminal } from './terminal/pty-terminal';
 import { TerminalScreens } from './terminal/terminal-screens';
@@ -196,18 +196,17 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     { stdout, stdin: context.stdin ?? process.stdin, stderr },
   );
   statusRunner?.dispose();
-  // SessionEnd (`exit`) for the sessions still open (those /clear and /resume left had theirs),
-  // then recordings, telemetry, background commands and MCP servers, in the runtime's order.
-  await runtime.close();
-  // A replay (--fake-responses) has no model to ask.
-  if (!args.fakeResponses && autoMemoryOn(settings.merged, env, { interactive: true })) {
-    const added = await proposeAtExit(current, { kodoHome: kodoHome(env), projectRoot: cwd }, stdout);
-    if (added > 0) {
-      stdout.write(
-        `\n${added} proposed ${added === 1 ? 'memory waits' : 'memories wait'} in the inbox: /memory inbox\n`,
-      );
-    }
-  }
+  // Auto-memory's proposal (a model call, so while the runtime still counts and exports it),
+  // then SessionEnd (`exit`) for the sessions still open (those /clear and /resume left had
+  // theirs), recordings, telemetry, background commands and MCP servers, in the runtime's order.
+  await endInteractiveRun({
+    runtime,
+    session: current,
+    // A replay (--fake-responses) has no model to ask.
+    proposeMemories: !args.fakeResponses && autoMemoryOn(settings.merged, env, { interactive: true }),
+    where: { kodoHome: kodoHome(env), projectRoot: cwd },
+    stdout,
+  });
   stdout.write(`\nSession ${sessionId} ended.\nTo continue it later: kodo --resume ${sessionId}\n`);
   return ExitCode.ok;
 }
@@ -248,26 +247,5 @@ async function loadUi(): Promise<typeof import('./mount')> {
     for (const [name, value] of Object.entries(hidden)) {
       if (value !== undefined) process.env[name] = value;
     }
-  }
-}
-
-/**
- * Auto-memory at exit (auto-memory.ts): skipped for trivial sessions, at most PROPOSAL_LIMIT_MS,
- * and Ctrl+C skips it at once. Nothing is written to a memory file here.
- */
-async function proposeAtExit(
-  session: Session,
-  where: { kodoHome: string; projectRoot: string },
-  stdout: NodeJS.WritableStream,
-): Promise<number> {
-  if (!worthProposing(session.history())) return 0;
-  stdout.write('\nLooking for facts worth remembering (Ctrl+C skips)…\n');
-  const skip = new AbortController();
-  const onSigint = () => skip.abort();
-  process.on('SIGINT', onSigint);
-  try {
-    return await proposeToInbox(session, where, { signal: skip.signal });
-  } finally {
-    process.off('SIGINT', onSigint);
   }
 }

@@ -79,7 +79,7 @@ describe('flicker: bytes written while a long answer streams', () => {
         env: {},
         shellInactivityTimeoutMs: 10_000,
       },
-      confirm: bridge.handler,
+      approvals: { interactive: true, confirm: bridge.handler },
       includeEnvironmentContext: false,
     });
     const stdout = new FakeTerminal();

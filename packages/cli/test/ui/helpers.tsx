@@ -178,7 +178,7 @@ export function renderApp(options: AppHarnessOptions = {}) {
       approvalMode: options.approvalMode ?? 'default',
       // As createRuntime passes it (resolveConfig): the settings' lock-down.
       approvalLockdown: approvalLockdown(options.settings ?? {}),
-      confirm: bridge.handler,
+      approvals: { interactive: true, confirm: bridge.handler },
       includeEnvironmentContext: false,
       retry: { initialDelayMs: 0, streamInitialDelayMs: 0 },
     });

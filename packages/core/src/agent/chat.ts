@@ -187,131 +187,145 @@ export class Chat {
     this.toolOutputTokenCount = undefined;
   }
 
+  /**
+   * Sends `parts` and streams the answer; the model turn joins the history once its stream ended
+   * valid. Each pass of the loop is one request. A failure before the first chunk opens it again
+   * (backoff, honouring Retry-After; past the retries, the fallback model); a stream that broke
+   * mid-way or ended invalid starts over, with a `retry` event so front ends drop the partial
+   * output. The model steps run around every request; a halt ends the stream with `halted`.
+   */
   async *sendMessageStream(parts: Part[], options: SendOptions): AsyncGenerator<ChatStreamEvent> {
+    const { signal, steps } = options;
     const isFunctionResponse = parts.length > 0 && parts.every((part) => part.functionResponse);
     this.addUserContent(parts);
     let systemInstruction = options.systemInstruction;
-
-    for (let attempt = 1; ; attempt += 1) {
-      const request: GenerateRequest = {
-        model: this.model,
-        contents: this.getCuratedHistory(),
-        ...(systemInstruction !== undefined ? { systemInstruction } : {}),
-        ...(options.tools && options.tools.length > 0 ? { tools: options.tools } : {}),
-        ...(options.config ? { config: options.config } : {}),
-      };
-      const collected: GenerateResponse[] = [];
-      try {
-        for await (const response of this.openStream(request, options)) {
-          if (response.type === 'halted') {
-            yield response;
-            return;
-          }
-          if (response.type !== 'chunk') {
-            yield response;
-            continue;
-          }
-          collected.push(response.response);
-          yield response;
-        }
-        const problem = classifyStream(collected, { isFunctionResponse });
-        if (!problem) {
-          // A valid empty answer (after tool results the model may have nothing to add) adds no
-          // turn: the next user turn then merges with the last one and roles keep alternating.
-          const parts = consolidateParts(collectParts(collected));
-          if (parts.length > 0) this.history.push({ role: 'model', parts });
-          return;
-        }
-        throw new InvalidStreamError(problem);
-      } catch (error) {
-        if (isAbortError(error) || options.signal.aborted) throw error;
-        // Failures before the first chunk were already retried when opening the stream; here only
-        // invalid streams and streams that broke mid-way start over.
-        const brokeMidStream = collected.length > 0 && isRetryableError(error);
-        const retryable = error instanceof InvalidStreamError || brokeMidStream;
-        if (!retryable || attempt >= attemptsFor(this.retry.streamMaxAttempts, error)) throw error;
-        const delayMs = this.retry.streamInitialDelayMs * 2 ** (attempt - 1);
-        yield { type: 'retry', attempt: attempt + 1, delayMs, reason: describeError(error) };
-        await this.sleep(delayMs, options.signal);
-        if (error instanceof InvalidStreamError) {
-          const nudge = RETRY_NUDGES[error.type];
-          if (nudge) systemInstruction = `${options.systemInstruction ?? ''}${nudge}`;
-        }
-      }
-    }
-  }
-
-  private canFallBack(model: string, error: unknown): boolean {
-    return this.fallbackModel !== undefined && this.fallbackModel !== model && isCapacityError(error);
-  }
-
-  /**
-   * Opens the stream, retrying failures that happen before the first chunk; later failures are
-   * thrown to `sendMessageStream`, which restarts the whole attempt. The model steps run around
-   * every attempt; a halt ends the stream with a `halted` event.
-   */
-  private async *openStream(request: GenerateRequest, options: SendOptions): AsyncGenerator<ChatStreamEvent> {
-    const { signal, promptId, steps } = options;
-    for (let attempt = 1; ; attempt += 1) {
+    let opening = 1;
+    let restart = 1;
+    for (;;) {
+      const request = this.requestFor(systemInstruction, options);
       const step = steps ? await steps.beforeRequest(request, signal) : undefined;
       if (step && step.action !== 'send' && step.action !== 'respond') {
         yield { type: 'halted', halt: step };
         return;
       }
+      const collected: GenerateResponse[] = [];
+      /** Some chunk came from the provider: a failure now is no longer one of opening. */
+      let received = false;
+      let failure: unknown;
+      let invalid = false;
       if (step?.action === 'respond') {
+        collected.push(step.response);
         yield { type: 'chunk', response: step.response };
-        return;
-      }
-      const actual = step?.request ?? request;
-      const started = monotonicMs();
-      let lastUsage: UsageMetadata | undefined;
-      let receivedAny = false;
-      try {
-        for await (const received of this.generator.generateContentStream(actual, signal)) {
-          receivedAny = true;
-          const chunkStep = steps?.afterChunk ? await steps.afterChunk(actual, received, signal) : undefined;
-          if (chunkStep && chunkStep.action !== 'continue') {
-            yield { type: 'halted', halt: chunkStep };
-            return;
+      } else {
+        const actual = step?.request ?? request;
+        const started = monotonicMs();
+        let usage: UsageMetadata | undefined;
+        try {
+          for await (const fromProvider of this.generator.generateContentStream(actual, signal)) {
+            received = true;
+            const chunkStep = steps?.afterChunk
+              ? await steps.afterChunk(actual, fromProvider, signal)
+              : undefined;
+            if (chunkStep && chunkStep.action !== 'continue') {
+              yield { type: 'halted', halt: chunkStep };
+              return;
+            }
+            const chunk = chunkStep?.chunk ?? fromProvider;
+            if (chunk.usageMetadata) usage = chunk.usageMetadata;
+            collected.push(chunk);
+            yield { type: 'chunk', response: chunk };
           }
-          const chunk = chunkStep?.chunk ?? received;
-          if (chunk.usageMetadata) lastUsage = chunk.usageMetadata;
-          yield { type: 'chunk', response: chunk };
+          this.answered(request.model, options.promptId, started, usage);
+        } catch (error) {
+          if (!isAbortError(error)) this.failed(request.model, options.promptId, started, error);
+          failure = error;
         }
-        if (lastUsage?.promptTokenCount !== undefined) this.lastPromptTokens = lastUsage.promptTokenCount;
-        this.observer?.onApiResponse({
-          ...(promptId ? { promptId } : {}),
-          model: request.model,
-          durationMs: monotonicMs() - started,
-          usage: lastUsage,
-        });
-        return;
-      } catch (error) {
-        if (!isAbortError(error)) {
-          this.observer?.onApiError({
-            ...(promptId ? { promptId } : {}),
-            model: request.model,
-            durationMs: monotonicMs() - started,
-            errorType: errorTypeName(error),
-          });
+      }
+      if (failure === undefined) {
+        const problem = classifyStream(collected, { isFunctionResponse });
+        if (!problem) {
+          // A valid empty answer (after tool results the model may have nothing to add) adds no
+          // turn: the next user turn then merges with the last one and roles keep alternating.
+          const answer = consolidateParts(collectParts(collected));
+          if (answer.length > 0) this.history.push({ role: 'model', parts: answer });
+          return;
         }
-        if (receivedAny || isAbortError(error) || signal.aborted) throw error;
-        const exhausted = !isRetryableError(error) || attempt >= attemptsFor(this.retry.maxAttempts, error);
-        if (exhausted && this.canFallBack(request.model, error)) {
-          // Quota or capacity trouble that retries did not cure: go on with the fallback model.
+        failure = new InvalidStreamError(problem);
+        invalid = true;
+      }
+      if (isAbortError(failure) || signal.aborted) throw failure;
+      if (!received && !invalid) {
+        // Not opened: again after a backoff; once the retries are spent, on the fallback model.
+        const exhausted =
+          !isRetryableError(failure) || opening >= attemptsFor(this.retry.maxAttempts, failure);
+        if (exhausted && this.canFallBack(request.model, failure)) {
           const from = request.model;
           this.model = this.fallbackModel!;
-          request.model = this.model;
-          attempt = 0;
-          yield { type: 'model_switched', from, to: this.model, reason: describeError(error) };
+          opening = 1;
+          yield { type: 'model_switched', from, to: this.model, reason: describeError(failure) };
           continue;
         }
-        if (exhausted) throw error;
-        const delayMs = backoffDelayMs(this.retry, attempt, error);
-        yield { type: 'retry', attempt: attempt + 1, delayMs, reason: describeError(error) };
-        await this.sleep(delayMs, signal);
+        if (!exhausted) {
+          const delayMs = backoffDelayMs(this.retry, opening, failure);
+          opening += 1;
+          yield { type: 'retry', attempt: opening, delayMs, reason: describeError(failure) };
+          await this.sleep(delayMs, signal);
+          continue;
+        }
+      }
+      // Only an invalid stream, or one that broke mid-way, starts over.
+      const brokeMidStream = collected.length > 0 && isRetryableError(failure);
+      const startsOver = failure instanceof InvalidStreamError || brokeMidStream;
+      if (!startsOver || restart >= attemptsFor(this.retry.streamMaxAttempts, failure)) throw failure;
+      const delayMs = this.retry.streamInitialDelayMs * 2 ** (restart - 1);
+      restart += 1;
+      opening = 1;
+      yield { type: 'retry', attempt: restart, delayMs, reason: describeError(failure) };
+      await this.sleep(delayMs, signal);
+      if (failure instanceof InvalidStreamError) {
+        const nudge = RETRY_NUDGES[failure.type];
+        if (nudge) systemInstruction = `${options.systemInstruction ?? ''}${nudge}`;
       }
     }
+  }
+
+  private requestFor(systemInstruction: string | undefined, options: SendOptions): GenerateRequest {
+    return {
+      model: this.model,
+      contents: this.getCuratedHistory(),
+      ...(systemInstruction !== undefined ? { systemInstruction } : {}),
+      ...(options.tools && options.tools.length > 0 ? { tools: options.tools } : {}),
+      ...(options.config ? { config: options.config } : {}),
+    };
+  }
+
+  /** A stream that ended: the window it used, and the call for observers (telemetry, stats). */
+  private answered(
+    model: string,
+    promptId: string | undefined,
+    started: number,
+    usage: UsageMetadata | undefined,
+  ) {
+    if (usage?.promptTokenCount !== undefined) this.lastPromptTokens = usage.promptTokenCount;
+    this.observer?.onApiResponse({
+      ...(promptId ? { promptId } : {}),
+      model,
+      durationMs: monotonicMs() - started,
+      usage,
+    });
+  }
+
+  private failed(model: string, promptId: string | undefined, started: number, error: unknown): void {
+    this.observer?.onApiError({
+      ...(promptId ? { promptId } : {}),
+      model,
+      durationMs: monotonicMs() - started,
+      errorType: errorTypeName(error),
+    });
+  }
+
+  private canFallBack(model: string, error: unknown): boolean {
+    return this.fallbackModel !== undefined && this.fallbackModel !== model && isCapacityError(error);
   }
 }
 

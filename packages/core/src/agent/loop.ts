@@ -135,13 +135,115 @@ export async function* runAgentLoop(
     promptKept: true,
     steered: [],
   };
-  let outcome: LoopOutcome;
+  // `promptKept` is read once the loop is done, after the `finally` may have withdrawn the prompt.
+  const result = (outcome: LoopOutcome): LoopResult => ({
+    outcome,
+    get promptKept() {
+      return progress.promptKept;
+    },
+  });
   try {
-    outcome = yield* promptCycle(deps, input, signal, progress);
+    const { chat } = deps;
+    const gate = yield* beforeAgent(deps, input, signal);
+    if (gate.outcome) {
+      progress.promptKept = gate.outcome.kind === 'halted_by_hook';
+      return result(gate.outcome);
+    }
+    progress.unsent = gate.parts;
+    let text = '';
+    deps.loops.reset();
+    let nudged = false;
+
+    for (let roundTrip = 1; ; roundTrip += 1) {
+      const displayText = roundTrip === 1 ? input.displayText : undefined;
+      const stop = yield* beforeRequest(deps, roundTrip, signal);
+      if (stop) return result({ ...stop, text });
+      if (deps.context) {
+        const overflow = yield* prepareContext(chat, deps.context, {
+          parts: progress.unsent,
+          signal,
+          promptId: input.promptId,
+        });
+        if (overflow) return result({ kind: 'context_overflow', ...overflow, text });
+      }
+      // What is sent is on disk before the request goes out.
+      const parts = progress.unsent;
+      deps.record?.({ pending: parts, ...(displayText !== undefined ? { displayText } : {}) });
+      progress.unsent = [];
+      progress.unanswered += trailingTextParts(parts);
+
+      const stream = chat.sendMessageStream(parts, {
+        signal,
+        promptId: input.promptId,
+        systemInstruction: deps.systemInstruction(),
+        tools: deps.tools(),
+        ...(deps.generationConfig ? { config: deps.generationConfig } : {}),
+        ...(deps.modelSteps ? { steps: deps.modelSteps } : {}),
+      });
+      const turn = yield* streamTurn(stream, {
+        signal,
+        promptId: input.promptId,
+        ids: deps.ids,
+        watch: (event) => loopIn(deps.loops, event),
+      });
+      deps.record?.(turn.usage ? { usage: turn.usage } : {});
+      text = turn.text;
+      switch (turn.end.kind) {
+        case 'looped':
+          // The request was closed: no model turn is kept and its calls never run.
+          yield { type: 'loop_detected', detail: turn.end.detail, action: nudged ? 'stop' : 'nudge' };
+          if (nudged) return result({ kind: 'loop_detected', detail: turn.end.detail, text });
+          nudged = true;
+          progress.unsent = [{ text: LOOP_NUDGE(turn.end.detail) }];
+          continue;
+        case 'cancelled':
+          return result({ kind: 'cancelled', text });
+        case 'failed':
+          return result({ kind: 'error', failure: turn.end.failure, text });
+        case 'halted':
+          yield haltEvent(turn.end.halt);
+          return result(haltOutcome(turn.end.halt, text));
+      }
+      progress.unanswered = 0;
+      progress.answered = true;
+      progress.steered = [];
+      deps.promptHooks?.recordTurn(turn.text);
+
+      if (turn.calls.length === 0) {
+        const after = yield* afterAgent(deps, text, signal);
+        if (after.retryPrompt === undefined) return result(after.outcome);
+        progress.unsent = [{ text: after.retryPrompt }];
+        continue;
+      }
+      const refused = deps.budget?.beforeTools(turn.calls.length);
+      if (refused) {
+        progress.unsent = yield* refuseCalls(deps, turn.calls, refused);
+        return result({ kind: 'budget', exceeded: refused, text });
+      }
+      const completed = yield* deps.runTools(turn.calls, signal);
+      deps.budget?.recordToolCalls(completed.length);
+      progress.unsent = completed.flatMap((call) => call.response.responseParts);
+      // Results that were shown are on disk before anything else happens.
+      deps.record?.({ pending: progress.unsent, toolCalls: completed });
+      const stopped = completed.find((call) => call.hookStopMessage !== undefined);
+      if (stopped && !signal.aborted) {
+        yield { type: 'agent_execution_stopped', reason: stopped.hookStopMessage! };
+        return result({ kind: 'halted_by_hook', reason: stopped.hookStopMessage!, text: '' });
+      }
+      if (signal.aborted) {
+        yield { type: 'user_cancelled' };
+        return result({ kind: 'cancelled', text: '' });
+      }
+      // The step boundary: what the person typed meanwhile goes in after the tool results.
+      for (const line of deps.steering?.take() ?? []) {
+        yield { type: 'steering', text: line };
+        progress.unsent.push({ text: line });
+        progress.steered.push(line);
+      }
+    }
   } finally {
     settleHistory(deps, progress);
   }
-  return { outcome, promptKept: progress.promptKept };
 }
 
 /** Where a prompt's parts stand in the history; read by `settleHistory` at the exit. */
@@ -170,112 +272,6 @@ function settleHistory(deps: AgentLoopDeps, progress: PromptProgress): void {
     if (!progress.answered) progress.promptKept = false;
   }
   if (responses.length > 0 || progress.unanswered > 0) deps.record?.({});
-}
-
-async function* promptCycle(
-  deps: AgentLoopDeps,
-  input: PromptInput,
-  signal: AbortSignal,
-  progress: PromptProgress,
-): AsyncGenerator<AgentEvent, LoopOutcome> {
-  const { chat } = deps;
-  const gate = yield* beforeAgent(deps, input, signal);
-  if (gate.outcome) {
-    progress.promptKept = gate.outcome.kind === 'halted_by_hook';
-    return gate.outcome;
-  }
-  progress.unsent = gate.parts;
-  let text = '';
-  deps.loops.reset();
-  let nudged = false;
-
-  for (let roundTrip = 1; ; roundTrip += 1) {
-    const displayText = roundTrip === 1 ? input.displayText : undefined;
-    const stop = yield* beforeRequest(deps, roundTrip, signal);
-    if (stop) return { ...stop, text };
-    if (deps.context) {
-      const overflow = yield* prepareContext(chat, deps.context, {
-        parts: progress.unsent,
-        signal,
-        promptId: input.promptId,
-      });
-      if (overflow) return { kind: 'context_overflow', ...overflow, text };
-    }
-    // What is sent is on disk before the request goes out.
-    const parts = progress.unsent;
-    deps.record?.({ pending: parts, ...(displayText !== undefined ? { displayText } : {}) });
-    progress.unsent = [];
-    progress.unanswered += trailingTextParts(parts);
-
-    const stream = chat.sendMessageStream(parts, {
-      signal,
-      promptId: input.promptId,
-      systemInstruction: deps.systemInstruction(),
-      tools: deps.tools(),
-      ...(deps.generationConfig ? { config: deps.generationConfig } : {}),
-      ...(deps.modelSteps ? { steps: deps.modelSteps } : {}),
-    });
-    const turn = yield* streamTurn(stream, {
-      signal,
-      promptId: input.promptId,
-      ids: deps.ids,
-      watch: (event) => loopIn(deps.loops, event),
-    });
-    deps.record?.(turn.usage ? { usage: turn.usage } : {});
-    text = turn.text;
-    switch (turn.end.kind) {
-      case 'looped':
-        // The request was closed: no model turn is kept and its calls never run.
-        yield { type: 'loop_detected', detail: turn.end.detail, action: nudged ? 'stop' : 'nudge' };
-        if (nudged) return { kind: 'loop_detected', detail: turn.end.detail, text };
-        nudged = true;
-        progress.unsent = [{ text: LOOP_NUDGE(turn.end.detail) }];
-        continue;
-      case 'cancelled':
-        return { kind: 'cancelled', text };
-      case 'failed':
-        return { kind: 'error', failure: turn.end.failure, text };
-      case 'halted':
-        yield haltEvent(turn.end.halt);
-        return haltOutcome(turn.end.halt, text);
-    }
-    progress.unanswered = 0;
-    progress.answered = true;
-    progress.steered = [];
-    deps.promptHooks?.recordTurn(turn.text);
-
-    if (turn.calls.length === 0) {
-      const after = yield* afterAgent(deps, text, signal);
-      if (after.retryPrompt === undefined) return after.outcome;
-      progress.unsent = [{ text: after.retryPrompt }];
-      continue;
-    }
-    const refused = deps.budget?.beforeTools(turn.calls.length);
-    if (refused) {
-      progress.unsent = yield* refuseCalls(deps, turn.calls, refused);
-      return { kind: 'budget', exceeded: refused, text };
-    }
-    const completed = yield* deps.runTools(turn.calls, signal);
-    deps.budget?.recordToolCalls(completed.length);
-    progress.unsent = completed.flatMap((call) => call.response.responseParts);
-    // Results that were shown are on disk before anything else happens.
-    deps.record?.({ pending: progress.unsent, toolCalls: completed });
-    const stopped = completed.find((call) => call.hookStopMessage !== undefined);
-    if (stopped && !signal.aborted) {
-      yield { type: 'agent_execution_stopped', reason: stopped.hookStopMessage! };
-      return { kind: 'halted_by_hook', reason: stopped.hookStopMessage!, text: '' };
-    }
-    if (signal.aborted) {
-      yield { type: 'user_cancelled' };
-      return { kind: 'cancelled', text: '' };
-    }
-    // The step boundary: what the person typed meanwhile goes in after the tool results.
-    for (const line of deps.steering?.take() ?? []) {
-      yield { type: 'steering', text: line };
-      progress.unsent.push({ text: line });
-      progress.steered.push(line);
-    }
-  }
 }
 
 /** The start of a prompt: BeforeAgent may block it, stop it, or add context. */

@@ -202,7 +202,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       policy,
       ...fromSettings,
       outputLimit,
-      ...(options.approvals.interactive ? { confirm: options.approvals.confirm } : {}),
       ...safety,
       budgets: config.budgets,
     },

@@ -114,8 +114,14 @@ export interface RuntimeParts {
   hooks?: { config: HookConfig; HookSystem: typeof HookSystem };
   telemetry?: Telemetry;
   extensibility?: RuntimeExtensibility;
-  /** Everything a Session is built with but its id, record, hooks and history. */
-  sessionOptions: Omit<SessionOptions, 'sessionId' | 'recorder' | 'hooks' | 'history' | 'restored'>;
+  /**
+   * Everything a Session is built with but its id, record, hooks and history, and who answers
+   * approvals (`options.approvals`, the front end's statement, is the one source).
+   */
+  sessionOptions: Omit<
+    SessionOptions,
+    'sessionId' | 'recorder' | 'hooks' | 'history' | 'restored' | 'approvals'
+  >;
   /** Set once the servers are started (they read the model of the session in use). */
   mcp?: McpManager;
 }

@@ -202,6 +202,10 @@ export class Runtime {
     const { recorder, resumed } = log;
     const session = new Session({
       ...this.parts.sessionOptions,
+      approvals: this.parts.options.approvals,
+      // The runtime ends its sessions, in its one order: a session of its own (the SDK's
+      // createSession) closes it; any other refuses, rather than tear down half of a shared run.
+      disposeRun: this.parts.sessionOptions.disposeRun ?? refuseSessionDispose,
       sessionId,
       ...(recorder ? { recorder } : {}),
       ...this.hooksFor(sessionId, recorder),
@@ -238,4 +242,11 @@ export class Runtime {
       }),
     };
   }
+}
+
+/** `dispose()` of a session a shared runtime issued: its background commands, telemetry and hooks are the runtime's. */
+async function refuseSessionDispose(): Promise<void> {
+  throw new Error(
+    'This session belongs to a runtime, which ends it: call runtime.close() (or runtime.endSession(session, reason) to end only this session).',
+  );
 }

@@ -28,6 +28,7 @@ import { BackgroundJobs } from '../tools/shell/background-jobs';
 import type { Tool } from '../tools/tool';
 import { Workspace } from '../tools/workspace';
 import { sanitizeEnv } from '../utils/env';
+import { sdkApprovals } from './sdk-approvals';
 
 /** Everything a program chooses when it runs kodo; every field but `cwd` has a default. */
 export interface CreateSessionOptions {
@@ -113,7 +114,7 @@ export function runtimeFromOptions(
       env,
       // Nothing of the folder's is read, so nothing of it needs trusting.
       trusted: false,
-      approvals: options.confirm ? { interactive: true, confirm: options.confirm } : { interactive: false },
+      approvals: sdkApprovals(options),
     },
     model: generator.model,
     generator,
@@ -139,7 +140,6 @@ export function runtimeFromOptions(
       approvalMode: first.mode,
       ...(options.approvalLockdown ? { approvalLockdown: options.approvalLockdown } : {}),
       ...(options.policy ? { policy: options.policy } : {}),
-      ...(options.confirm ? { confirm: options.confirm } : {}),
       ...(options.systemInstruction !== undefined ? { systemInstruction: options.systemInstruction } : {}),
       ...(options.budgets ? { budgets: options.budgets } : {}),
       ...(options.maxTurnsPerPrompt !== undefined ? { maxTurnsPerPrompt: options.maxTurnsPerPrompt } : {}),

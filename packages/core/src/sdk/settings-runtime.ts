@@ -12,6 +12,7 @@ import {
 } from '../safety/trust-fingerprint';
 import type { ApprovalMode } from '../scheduler/policy/policy';
 import type { ConfirmHandler } from '../scheduler/scheduler';
+import { sdkApprovals } from './sdk-approvals';
 
 /** The settings preset: what a program chooses when kodo should read the user's configuration. */
 export interface RuntimeFromSettingsOptions {
@@ -70,7 +71,7 @@ export async function createRuntimeFromSettings(options: RuntimeFromSettingsOpti
     cwd: options.cwd,
     env,
     trusted,
-    approvals: options.confirm ? { interactive: true, confirm: options.confirm } : { interactive: false },
+    approvals: sdkApprovals(options),
     // The first prompt declares every MCP tool, as in `kodo -p`.
     mcpDiscovery: 'wait',
     onWarning: warn,

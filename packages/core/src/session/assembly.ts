@@ -21,7 +21,7 @@ import type { SessionCheckpoints } from '../safety/checkpoints/session-checkpoin
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from '../safety/loop-detection';
 import { ApprovalModePolicy } from '../scheduler/policy/approval-mode-policy';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
-import { type Approvals, NO_APPROVALS, Scheduler } from '../scheduler/scheduler';
+import { NO_APPROVALS, Scheduler } from '../scheduler/scheduler';
 import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
 import type { Telemetry } from '../telemetry/telemetry';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
@@ -77,10 +77,8 @@ export interface SessionParts {
 }
 
 export function assembleSession(options: SessionOptions, host: SessionHost): SessionParts {
-  // The front end's statement: a confirm handler means a person answers (SessionOptions.confirm).
-  const approvals: Approvals = options.confirm
-    ? { interactive: true, confirm: options.confirm }
-    : NO_APPROVALS;
+  // The front end's statement of whether a person answers (SessionOptions.approvals).
+  const approvals = options.approvals ?? NO_APPROVALS;
   const { interactive } = approvals;
   const telemetryObserver = telemetryApiObserver(host.telemetry);
   if (host.hooks) reportHookRuns(host.hooks, host.telemetry);

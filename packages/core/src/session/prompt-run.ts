@@ -1,5 +1,5 @@
 import type { BudgetTracker } from '../agent/budgets';
-import { type AgentLoopDeps, type LoopOutcome, runAgentLoop } from '../agent/loop';
+import type { AgentLoopDeps, LoopResult, PromptInput } from '../agent/loop';
 import type { ProjectMemory } from '../context/memory-files';
 import type { AgentEvent } from '../contracts/events';
 import type { Part } from '../contracts/messages';
@@ -29,10 +29,17 @@ export interface PromptRunDeps {
   record(boundary: Omit<TurnBoundary, 'history' | 'rewrites' | 'model' | 'stats' | 'todos'>): void;
 }
 
+/** One prompt, ready for the loop. */
+export interface PreparedPrompt {
+  loopDeps: AgentLoopDeps;
+  input: PromptInput;
+}
+
 /**
- * Sending a message: one prompt through the agent loop (`agent/loop.ts`), with what the session
- * adds around it — the prompt id, the budget's clock, a checkpoint of the prompt, telemetry, the
- * prompt hooks, and the environment context that goes with the first prompt the model answers.
+ * Sending a message: what the session adds around one prompt's run of the agent loop
+ * (`agent/loop.ts`, run by Session.sendMessage between `begin` and `end`) — the prompt id, the
+ * budget's clock, a checkpoint of the prompt, telemetry, the prompt hooks, and the environment
+ * context that goes with the first prompt the model answers.
  */
 export class PromptRunner {
   /** The environment context (date, OS, folders, the first-turn context files) is still owed. */
@@ -45,12 +52,17 @@ export class PromptRunner {
     this.needsEnvironmentContext = options.environmentContext;
   }
 
-  /** Streams every event of the prompt; never throws once started. */
-  async *send(
+  /**
+   * Everything before the loop: the prompt id, the budget's clock, a checkpoint, telemetry, the
+   * environment preamble owed, a local server's window. Returns what the loop runs with; the
+   * session runs the loop itself (Session.sendMessage), so no frame of this class sits between
+   * the front end and the request.
+   */
+  async begin(
     input: string | Part[],
     signal: AbortSignal,
     options: { responseJsonSchema?: Record<string, unknown> } = {},
-  ): AsyncGenerator<AgentEvent, LoopOutcome> {
+  ): Promise<PreparedPrompt> {
     const { deps } = this;
     const promptId = deps.promptIds.next();
     deps.budget.start();
@@ -63,8 +75,8 @@ export class PromptRunner {
     // A local server's window (asked for at setup) decides the tool profile of this first request.
     await deps.contextWindows?.discover(deps.model(), signal);
     const schema = options.responseJsonSchema;
-    const loop = runAgentLoop(
-      {
+    return {
+      loopDeps: {
         ...deps.loopDeps,
         ...(schema
           ? {
@@ -76,23 +88,18 @@ export class PromptRunner {
         ...(deps.hooks ? { promptHooks: new PromptHooks(deps.hooks, parts) } : {}),
         record: (boundary) => deps.record(boundary),
       },
-      {
+      input: {
         parts,
         promptId,
         ...(typeof input === 'string' ? { displayText: input } : {}),
         ...(preamble ? { preamble } : {}),
       },
-      signal,
-    );
-    let next = await loop.next();
-    while (!next.done) {
-      this.observe(next.value, promptId);
-      yield next.value;
-      next = await loop.next();
-    }
-    // A first prompt nothing answered gives its environment context back to the next one.
-    if (preamble && !next.value.promptKept) this.needsEnvironmentContext = true;
-    return next.value.outcome;
+    };
+  }
+
+  /** After the loop: a first prompt nothing answered gives its environment context back to the next one. */
+  end(prompt: PreparedPrompt, result: LoopResult): void {
+    if (prompt.input.preamble && !result.promptKept) this.needsEnvironmentContext = true;
   }
 
   private environmentPreamble(): Part[] {
@@ -103,7 +110,7 @@ export class PromptRunner {
   }
 
   /** Telemetry of what the loop did (it only watches; the loop decides). */
-  private observe(event: AgentEvent, promptId: string): void {
+  observe(event: AgentEvent, promptId: string): void {
     const { telemetry } = this.deps;
     if (event.type === 'chat_compressed' && event.status !== 'noop') {
       telemetry.compression({

@@ -11,7 +11,7 @@ import type { ModelCatalogue } from '../llm/model-info';
 import type { CheckpointStore } from '../safety/checkpoints';
 import type { LoopDetectionOptions } from '../safety/loop-detection';
 import type { ApprovalMode, PolicyChecker } from '../scheduler/policy/policy';
-import type { ConfirmHandler } from '../scheduler/scheduler';
+import type { Approvals } from '../scheduler/scheduler';
 import type { Telemetry } from '../telemetry/telemetry';
 import type { OutputLimit } from '../tools/output-limit';
 import type { ToolRegistry } from '../tools/registry';
@@ -36,8 +36,12 @@ export interface SessionOptions {
   /** Who asked for `approvalMode` (the refusal's wording); default `sdk`. */
   approvalModeSource?: ApprovalModeSource;
   policy?: PolicyChecker;
-  /** Present in interactive front ends; without it, calls that need approval are refused. */
-  confirm?: ConfirmHandler;
+  /**
+   * Whether a person answers approval questions, as the front end states it (never inferred from
+   * a handler being there). Absent = `{ interactive: false }`: every call that would ask is
+   * refused. A runtime always states it (RuntimeParts.sessionOptions).
+   */
+  approvals?: Approvals;
   /** Model round-trips allowed in the session; negative = unlimited. */
   maxSessionTurns?: number;
   retry?: Partial<RetryPolicy>;
@@ -99,8 +103,9 @@ export interface SessionOptions {
   /** Hard limits on cost, tokens, tool calls and time; checked between steps. */
   budgets?: BudgetLimits;
   /**
-   * What `dispose()` ends when the session is its run's only purpose: the SDK's `createSession`
-   * passes its runtime's `close()`, so the one teardown order holds there too. Absent: dispose()
+   * What `dispose()` does for a session a runtime issued, so the runtime's one teardown order is
+   * the only one: the SDK's `createSession` passes its runtime's `close()`; a shared runtime
+   * passes a refusal that points to `runtime.close()`. Absent (a session built by hand): dispose()
    * stops the session's background commands and telemetry.
    */
   disposeRun?: () => Promise<void>;

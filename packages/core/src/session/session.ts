@@ -1,6 +1,6 @@
 import { BudgetTracker, type BudgetUsage } from '../agent/budgets';
 import type { Chat } from '../agent/chat';
-import type { LoopOutcome, LoopState } from '../agent/loop';
+import { type LoopOutcome, type LoopState, runAgentLoop } from '../agent/loop';
 import type { AgentSummary, SubagentRunner } from '../agent/subagents';
 import type { CompressionResult } from '../context/compression';
 import type { ProjectMemory } from '../context/memory-files';
@@ -303,8 +303,10 @@ export class Session {
   }
 
   /**
-   * Ends the session: with `SessionOptions.disposeRun` (the SDK's `createSession`), its runtime's
-   * one teardown; otherwise its background commands (their whole process groups) and telemetry.
+   * Ends the session. One a runtime issued goes through the runtime (`SessionOptions.disposeRun`):
+   * the SDK's `createSession` closes its runtime, in its one teardown order; a shared runtime's
+   * session refuses and names `runtime.close()`. A session built by hand stops its background
+   * commands (their whole process groups) and telemetry.
    */
   async dispose(): Promise<void> {
     if (this.options.disposeRun) return this.options.disposeRun();
@@ -451,12 +453,21 @@ export class Session {
    * `responseJsonSchema`: the answer must be JSON matching it (structured output; no tools are
    * offered for this prompt, and each provider constrains the answer its own way).
    */
-  sendMessage(
+  async *sendMessage(
     input: string | Part[],
     signal: AbortSignal,
     options: { responseJsonSchema?: Record<string, unknown> } = {},
   ): AsyncGenerator<AgentEvent, LoopOutcome> {
-    return this.prompts.send(input, signal, options);
+    const prompt = await this.prompts.begin(input, signal, options);
+    const loop = runAgentLoop(prompt.loopDeps, prompt.input, signal);
+    let next = await loop.next();
+    while (!next.done) {
+      this.prompts.observe(next.value, prompt.input.promptId);
+      yield next.value;
+      next = await loop.next();
+    }
+    this.prompts.end(prompt, next.value);
+    return next.value.outcome;
   }
 
   /**

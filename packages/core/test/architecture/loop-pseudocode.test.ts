@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // docs/architecture.md gives the agent loop as pseudocode, one block per function of
-// agent/loop.ts (`runAgentLoop`, `promptCycle`, `settleHistory`). Each line's note on the right
+// agent/loop.ts (`runAgentLoop`, `settleHistory`). Each line's note on the right
 // (`# text`) is text that function's body contains; `# fn:text` is text of a helper the line sums
 // up (`beforeAgent`, `beforeRequest`, `afterAgent`). A newcomer checks the prose against the code
 // through those notes, so they must be there, in the code's order, and every call the loop makes
@@ -35,7 +35,7 @@ interface Note {
 }
 
 /**
- * The notes in order. A line at the block's left edge (`promptCycle(…):  # promptCycle`) starts
+ * The notes in order. A line at the block's left edge (`settleHistory(…):  # settleHistory`) starts
  * the block of that function; a note `fn:text` belongs to the helper `fn`.
  */
 function notes(code: string): Note[] {
@@ -93,19 +93,19 @@ describe('the loop pseudocode in docs/architecture.md', () => {
   it("has one block per function of the loop, and its notes are in that function's body in the code's order", () => {
     const code = pseudocode(architecture);
     const blocks = code.split('\n').flatMap((line) => /^(\w+)\(/.exec(line)?.[1] ?? []);
-    expect(blocks).toEqual(['runAgentLoop', 'promptCycle', 'settleHistory']);
+    expect(blocks).toEqual(['runAgentLoop', 'settleHistory']);
     expect(notes(code).length).toBeGreaterThan(30);
     expect(problems(code)).toEqual([]);
   });
 
   it('has a line for every call the loop makes on its dependencies', () => {
     const noted = new Set(notes(pseudocode(architecture)).map((note) => `${note.scope} ${note.text}`));
-    for (const scope of ['runAgentLoop', 'promptCycle', 'settleHistory']) {
+    for (const scope of ['runAgentLoop', 'settleHistory']) {
       const missing = depsCalls(scope).filter((call) => !noted.has(`${scope} ${call}`));
       expect(missing, `deps calls of ${scope} with no pseudocode line`).toEqual([]);
     }
     // The calls the review found missing, among others.
-    expect(depsCalls('promptCycle')).toEqual(
+    expect(depsCalls('runAgentLoop')).toEqual(
       expect.arrayContaining([
         'deps.loops.reset',
         'deps.promptHooks?.recordTurn',
@@ -121,7 +121,7 @@ describe('the loop pseudocode in docs/architecture.md', () => {
       .replace('# deps.runTools', '# deps.budget?.recordToolCalls')
       .replace('# PLACEHOLDER', '# deps.runTools');
     expect(problems(swapped)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^deps\.runTools out of order in promptCycle/)]),
+      expect.arrayContaining([expect.stringMatching(/^deps\.runTools out of order in runAgentLoop/)]),
     );
     expect(problems(code.replace('# afterAgent:clearContext', '# afterAgent:noSuchStep'))).toEqual([
       expect.stringMatching(/^noSuchStep not in afterAgent/),

@@ -34,7 +34,7 @@ function setup(
     includeEnvironmentContext: false,
     retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
     hooks: test.hooks,
-    ...(options.confirm ? { confirm: options.confirm } : {}),
+    approvals: options.confirm ? { interactive: true, confirm: options.confirm } : { interactive: false },
   });
   return { session, log, dir: root, hooks: test.hooks };
 }

@@ -162,9 +162,12 @@ describe('"allow always" saved', () => {
       toolContext,
       policy: new PolicyEngine({ autoSavePath: file }),
       includeEnvironmentContext: false,
-      confirm: async () => {
-        asked += 1;
-        return { outcome: 'proceed_always_and_save' };
+      approvals: {
+        interactive: true,
+        confirm: async () => {
+          asked += 1;
+          return { outcome: 'proceed_always_and_save' };
+        },
       },
     });
     await collect(session.sendMessage('go', new AbortController().signal));

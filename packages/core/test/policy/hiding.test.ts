@@ -79,7 +79,7 @@ function sessionWith(script: GenerateResponse[][], policy: PolicyEngine, confirm
     policy,
     includeEnvironmentContext: false,
     retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
-    ...(confirm ? { confirm } : {}),
+    approvals: confirm ? { interactive: true, confirm } : { interactive: false },
   });
   return { session, generator, cleanup };
 }

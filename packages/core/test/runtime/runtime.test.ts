@@ -127,6 +127,21 @@ describe('createRuntime', () => {
     expect(logLines(log).map((line) => line.split(' ')[1])).toEqual(['exit', 'exit']);
     expect(forked.id).not.toBe(session.id);
   });
+
+  it("a session's dispose() is no second teardown: it refuses and names runtime.close(), which still ends it", async () => {
+    const log = join(root, 'hooks.log');
+    const runtime = await runtimeWith({ hooks: sessionHooks(log), mcpServers: tiny });
+    const { session } = await runtime.newSession();
+    const forked = runtime.forkSession(session);
+    await expect(session.dispose()).rejects.toThrow('runtime.close()');
+    await expect(forked.dispose()).rejects.toThrow('runtime.close()');
+    // Nothing of the run was torn down: its MCP tools are there and it still hands out sessions.
+    expect(runtime.tools.get('mcp_tiny_echo')).toBeDefined();
+    await runtime.newSession();
+    expect(logLines(log)).toEqual([]);
+    await runtime.close();
+    expect(logLines(log).map((line) => line.split(' ')[1])).toEqual(['exit', 'exit', 'exit']);
+  });
 });
 
 describe("the SDK's settings preset (createRuntimeFromSettings)", () => {

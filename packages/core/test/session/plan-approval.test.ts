@@ -47,10 +47,13 @@ async function approve(start: 'default' | 'auto_edit' | 'yolo', answer: Confirma
     retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
     ...(answer
       ? {
-          confirm: async ({ details }: { details: ConfirmationDetails }) => {
-            shown.push(details);
-            // Entering plan mode is approved; the answer under test is the plan's.
-            return details.kind === 'plan' ? answer : { outcome: 'proceed_once' as const };
+          approvals: {
+            interactive: true,
+            confirm: async ({ details }: { details: ConfirmationDetails }) => {
+              shown.push(details);
+              // Entering plan mode is approved; the answer under test is the plan's.
+              return details.kind === 'plan' ? answer : { outcome: 'proceed_once' as const };
+            },
           },
         }
       : {}),

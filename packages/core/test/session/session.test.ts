@@ -32,7 +32,7 @@ function makeSession(
     approvalMode: options.approvalMode ?? 'default',
     includeEnvironmentContext: false,
     retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
-    ...(options.confirm ? { confirm: options.confirm } : {}),
+    approvals: options.confirm ? { interactive: true, confirm: options.confirm } : { interactive: false },
     ...(options.maxSessionTurns !== undefined ? { maxSessionTurns: options.maxSessionTurns } : {}),
     ...(options.outputLimit !== undefined
       ? { outputLimit: { thresholdChars: options.outputLimit, spillDir } }

@@ -30,10 +30,13 @@ describe('tool time in the session stats', () => {
       includeEnvironmentContext: false,
       retry: { streamInitialDelayMs: 0, initialDelayMs: 0 },
       // A person who takes their time before allowing the edit.
-      confirm: async () => {
-        asked += 1;
-        await new Promise((resolve) => setTimeout(resolve, APPROVAL_WAIT_MS));
-        return { outcome: 'proceed_once' };
+      approvals: {
+        interactive: true,
+        confirm: async () => {
+          asked += 1;
+          await new Promise((resolve) => setTimeout(resolve, APPROVAL_WAIT_MS));
+          return { outcome: 'proceed_once' };
+        },
       },
     });
     try {

@@ -19,7 +19,7 @@ function makeSession(
     tools: new ToolRegistry(testTools(log)),
     toolContext: ctx,
     includeEnvironmentContext: false,
-    ...(confirm ? { confirm } : {}),
+    approvals: confirm ? { interactive: true, confirm } : { interactive: false },
   });
   return { session, log, cleanup };
 }
@@ -62,9 +62,12 @@ describe('Session.runUserToolCall (the UI’s !command)', () => {
       tools: new ToolRegistry(testTools(log)),
       toolContext: ctx,
       includeEnvironmentContext: false,
-      confirm: async (request) => {
-        asked.push(request.call.name);
-        return { outcome: 'cancel' };
+      approvals: {
+        interactive: true,
+        confirm: async (request) => {
+          asked.push(request.call.name);
+          return { outcome: 'cancel' };
+        },
       },
       policy: {
         check: (call) => (call.name === 'edit_thing' ? { decision: 'deny' } : { decision: 'ask_user' }),

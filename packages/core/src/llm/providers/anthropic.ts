@@ -12,7 +12,7 @@ import { unwrapAnthropicStructuredOutput } from '../structured-output/anthropic'
 import { anthropicErrorFromBody, toAnthropicRequestBody } from './anthropic-convert';
 import { AnthropicStreamConverter, joinChunks } from './anthropic-stream';
 import { envelopeHttpError } from './error-envelope';
-import { joinUrl, parseJsonPayload, postEventStream, type TransportOptions } from './http-stream';
+import { joinUrl, openPost, parseJsonPayload, type TransportOptions } from './http-stream';
 import { estimateTokens } from './openai';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -76,7 +76,7 @@ export class AnthropicContentGenerator implements ContentGenerator {
   ): AsyncGenerator<GenerateResponse> {
     const body = toAnthropicRequestBody(request, { stream: true });
     const converter = new AnthropicStreamConverter();
-    const events = postEventStream({
+    const answer = await openPost({
       url: this.url,
       headers: headersFor(this.headers, body),
       body,
@@ -84,6 +84,7 @@ export class AnthropicContentGenerator implements ContentGenerator {
       httpError,
       ...this.transportOptions,
     });
+    const events = answer.events();
     const chunks = (async function* () {
       for await (const payload of events) yield* converter.push(parseJsonPayload(payload));
       yield* converter.end();

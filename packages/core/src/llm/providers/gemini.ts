@@ -22,8 +22,8 @@ import { apiErrorFromHttp, apiErrorFromStreamChunk, malformedChunkError } from '
 import {
   type HttpErrorMapper,
   type JsonPost,
+  openPost,
   parseJsonPayload,
-  postEventStream,
   postText,
   type TransportOptions,
 } from './http-stream';
@@ -163,7 +163,8 @@ export class GeminiContentGenerator implements ContentGenerator {
   ): AsyncGenerator<GenerateResponse> {
     const post = this.post(request.model, 'streamGenerateContent', toGeminiRequestBody(request), signal);
     // Over-deep tool arguments are replaced as soon as they are read (args-depth.ts).
-    for await (const payload of postEventStream(post))
+    const answer = await openPost(post);
+    for await (const payload of answer.events())
       yield boundFunctionCallArgs(checkedResponse(parseJson(payload)));
   }
 

@@ -123,11 +123,25 @@ interface Exchange {
   close(): void;
 }
 
+/** A 2xx answer whose body is still to be read, once, either way; reading it closes the connection. */
+export interface PostAnswer {
+  /**
+   * The `data` payloads of the event stream as they arrive. A last event cut short is still
+   * yielded (its JSON then fails to parse, which is the error worth reporting). Stopping early
+   * closes the connection.
+   */
+  events(): AsyncGenerator<string>;
+  /** The whole body as text. */
+  text(): Promise<string>;
+}
+
 /**
  * Sends the request; resolves once a 2xx status line is in, throws the mapped ApiError for any
- * other status. The abort listener stays until `close`, so an abort mid-body destroys the socket.
+ * other status. The abort listener stays until the body is read, so an abort mid-body destroys
+ * the socket. The caller reads the answer after this returns (not from inside it), so on the
+ * way to the request the provider's client calls this directly: one frame, not two.
  */
-async function open(post: JsonPost): Promise<Exchange> {
+export async function openPost(post: JsonPost): Promise<PostAnswer> {
   const { url, signal } = post;
   if (signal.aborted) throw abortError();
   const request = await requestFnFor(url.protocol);
@@ -197,7 +211,9 @@ async function open(post: JsonPost): Promise<Exchange> {
   });
 
   const status = exchange.response.statusCode ?? 0;
-  if (status >= 200 && status < 300) return exchange;
+  if (status >= 200 && status < 300) {
+    return { events: () => readEvents(exchange, signal), text: () => readWholeText(exchange, signal) };
+  }
   try {
     const body = await readText(exchange).catch((error) => {
       throw normalizeError(error, signal, 'while reading an error response');
@@ -213,35 +229,22 @@ async function open(post: JsonPost): Promise<Exchange> {
   }
 }
 
-/** POSTs and returns the answer's body as text. */
-export async function postText(post: JsonPost): Promise<string> {
-  const exchange = await open(post);
+async function readWholeText(exchange: Exchange, signal: AbortSignal): Promise<string> {
   try {
     let text: string;
     try {
       text = await readText(exchange);
     } catch (error) {
-      throw normalizeError(error, post.signal, 'while reading the response');
+      throw normalizeError(error, signal, 'while reading the response');
     }
-    if (post.signal.aborted) throw abortError();
+    if (signal.aborted) throw abortError();
     return text;
   } finally {
     exchange.close();
   }
 }
 
-/** POSTs and returns the parsed JSON answer. */
-export async function postJson(post: JsonPost): Promise<unknown> {
-  return parseJsonPayload(await postText(post));
-}
-
-/**
- * POSTs and yields the `data` payloads of the event stream as they arrive. A last event cut
- * short is still yielded (its JSON then fails to parse, which is the error worth reporting).
- * Stopping early closes the connection.
- */
-export async function* postEventStream(post: JsonPost): AsyncGenerator<string> {
-  const exchange = await open(post);
+async function* readEvents(exchange: Exchange, signal: AbortSignal): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   const sse = new SseDecoder();
   const reader = exchange.response[Symbol.asyncIterator]();
@@ -251,7 +254,7 @@ export async function* postEventStream(post: JsonPost): AsyncGenerator<string> {
       try {
         step = await nextPiece(reader, exchange.response, exchange.idle);
       } catch (error) {
-        throw normalizeError(error, post.signal, 'while streaming the response');
+        throw normalizeError(error, signal, 'while streaming the response');
       }
       let payloads: string[];
       if (step.done) {
@@ -262,7 +265,7 @@ export async function* postEventStream(post: JsonPost): AsyncGenerator<string> {
         payloads = sse.push(decoder.decode(step.value, { stream: true }));
       }
       for (const payload of payloads) {
-        if (post.signal.aborted) throw abortError();
+        if (signal.aborted) throw abortError();
         yield payload;
       }
       if (step.done) return;
@@ -270,6 +273,16 @@ export async function* postEventStream(post: JsonPost): AsyncGenerator<string> {
   } finally {
     exchange.close();
   }
+}
+
+/** POSTs and returns the answer's body as text. */
+export async function postText(post: JsonPost): Promise<string> {
+  return (await openPost(post)).text();
+}
+
+/** POSTs and returns the parsed JSON answer. */
+export async function postJson(post: JsonPost): Promise<unknown> {
+  return parseJsonPayload(await postText(post));
 }
 
 /** Joins a base URL (trailing slashes dropped) and a path. */

@@ -10,8 +10,8 @@ import { envelopeHttpError } from './error-envelope';
 import {
   type JsonPost,
   joinUrl,
+  openPost,
   parseJsonPayload,
-  postEventStream,
   postJson,
   type TransportOptions,
 } from './http-stream';
@@ -123,10 +123,8 @@ export class OpenAIContentGenerator implements ContentGenerator {
       ...(this.toolChoice ? { toolChoice: this.toolChoice } : {}),
     });
     const converter = new OpenAIStreamConverter();
-    for await (const payload of postEventStream({
-      ...this.post(body, signal),
-      headers: this.streamHeaders(),
-    })) {
+    const answer = await openPost({ ...this.post(body, signal), headers: this.streamHeaders() });
+    for await (const payload of answer.events()) {
       if (payload.trim() === '[DONE]') break;
       yield* converter.push(parseJsonPayload(payload));
     }
@@ -143,10 +141,11 @@ export class OpenAIContentGenerator implements ContentGenerator {
   ): AsyncGenerator<GenerateResponse> {
     const body = toResponsesRequestBody(request, { stream: true });
     const converter = new ResponsesStreamConverter();
-    for await (const payload of postEventStream({
+    const answer = await openPost({
       ...this.post(body, signal, '/responses'),
       headers: this.streamHeaders(),
-    })) {
+    });
+    for await (const payload of answer.events()) {
       if (payload.trim() === '[DONE]') break;
       yield* converter.push(parseJsonPayload(payload));
     }
