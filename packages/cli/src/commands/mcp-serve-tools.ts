@@ -7,13 +7,7 @@
  * elicitation when it supports that, and refused otherwise; what it denies is denied.
  */
 
-import type {
-  BuiltGenerator,
-  CompletedToolCall,
-  ConfirmHandler,
-  ContentGenerator,
-  Part,
-} from '@kodo/core/engine';
+import type { Approvals, BuiltGenerator, CompletedToolCall, ContentGenerator, Part } from '@kodo/core/engine';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CliArgs } from '../shared/args';
 import type { ServeContext, ServeSession } from './mcp-serve';
@@ -48,12 +42,12 @@ export interface BuiltinToolServer {
 export function builtinToolServer(setup: {
   args: CliArgs;
   context: ServeContext;
-  confirm: () => ConfirmHandler | undefined;
+  approvals: () => Approvals;
   open: (setup: {
     args: CliArgs;
     cwd: string;
     context: ServeContext;
-    confirm: () => ConfirmHandler | undefined;
+    approvals: () => Approvals;
     generator: (model: string) => BuiltGenerator;
   }) => Promise<ServeSession>;
 }): BuiltinToolServer {
@@ -64,10 +58,10 @@ export function builtinToolServer(setup: {
       args: setup.args,
       cwd: setup.context.cwd,
       context: setup.context,
-      confirm: () => {
-        const confirm = setup.confirm();
-        approvalChannel = confirm !== undefined;
-        return confirm;
+      approvals: () => {
+        const approvals = setup.approvals();
+        approvalChannel = approvals.interactive;
+        return approvals;
       },
       generator: toolsOnlyGenerator,
     });

@@ -14,6 +14,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import {
   type AgentEvent,
+  type Approvals,
   type ConfirmHandler,
   newSessionId,
   type Runtime,
@@ -130,7 +131,7 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
     builtin = builtinToolServer({
       args: base,
       context,
-      confirm: elicitingConfirm(server),
+      approvals: elicitingApprovals(server),
       open: openServeSession,
     });
   }
@@ -171,7 +172,7 @@ export async function runMcpServe(context: ServeContext): Promise<number> {
     };
     try {
       if (request.params.name === 'kodo') {
-        const task = await startTask(args, { base, context, confirm: elicitingConfirm(server) });
+        const task = await startTask(args, { base, context, approvals: elicitingApprovals(server) });
         tasks.set(task.cli.session.id, task);
         return await afterNotifications(
           await runTask(task, stringArg(args, 'prompt'), extra.signal, { onEvent, warn }),
@@ -231,10 +232,15 @@ function serveOptions(words: string[]): { toolSets: string[]; rest: string[] } {
 }
 
 /** Approval through MCP elicitation when the client supports it; otherwise none (refused). */
-function elicitingConfirm(server: Server): () => ConfirmHandler | undefined {
+/**
+ * Who answers approvals, stated once the client has said what it can do: a client that takes
+ * elicitation requests answers them (interactive); any other cannot, and calls that would ask are
+ * refused.
+ */
+function elicitingApprovals(server: Server): () => Approvals {
   return () => {
-    if (!server.getClientCapabilities()?.elicitation) return undefined;
-    return async ({ details, signal }) => {
+    if (!server.getClientCapabilities()?.elicitation) return { interactive: false };
+    const confirm: ConfirmHandler = async ({ details, signal }) => {
       const question =
         details.kind === 'exec'
           ? `Allow kodo to run \`${details.command}\`?`
@@ -253,12 +259,13 @@ function elicitingConfirm(server: Server): () => ConfirmHandler | undefined {
         return { outcome: 'cancel', reason: 'The MCP client did not answer the approval request.' };
       }
     };
+    return { interactive: true, confirm };
   };
 }
 
 async function startTask(
   input: Record<string, unknown>,
-  setup: { base: CliArgs; context: ServeContext; confirm: () => ConfirmHandler | undefined },
+  setup: { base: CliArgs; context: ServeContext; approvals: () => Approvals },
 ): Promise<ServeTask> {
   const { base, context } = setup;
   const folder = typeof input.cwd === 'string' && input.cwd !== '' ? input.cwd : '.';
@@ -280,7 +287,7 @@ async function startTask(
     args,
     cwd,
     context,
-    confirm: setup.confirm,
+    approvals: setup.approvals,
     ...(maxTurns !== undefined ? { maxTurns: maxTurns as number } : {}),
   });
   return { cli, running: false };
@@ -294,7 +301,7 @@ export async function openServeSession(setup: {
   args: CliArgs;
   cwd: string;
   context: ServeContext;
-  confirm: () => ConfirmHandler | undefined;
+  approvals: () => Approvals;
   maxTurns?: number;
   generator?: RuntimeOptions['generator'];
 }): Promise<ServeSession> {
@@ -304,7 +311,7 @@ export async function openServeSession(setup: {
   const gate = await gateFolderTrust({ cwd, env, args, interactive: false });
   if (!gate.ok) throw new Error(gate.message);
   const settings = gate.settings.merged;
-  const confirm = setup.confirm();
+  const approvals = setup.approvals();
   const warn = (message: string) => context.stderr.write(`[WARNING] ${message}\n`);
   const sessionId = newSessionId();
   let runtime: Runtime | undefined;
@@ -320,7 +327,7 @@ export async function openServeSession(setup: {
       cwd,
       env,
       sessionId,
-      approvals: confirm ? { interactive: true, confirm } : { interactive: false },
+      approvals,
       mcpDiscovery: 'wait',
       ...(setup.generator ? { generator: setup.generator } : {}),
       onWarning: warn,
