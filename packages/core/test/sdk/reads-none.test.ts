@@ -23,6 +23,7 @@ import { createRuntimeFromSettings } from '../../src/sdk/settings-runtime';
 import type { Session } from '../../src/session/session';
 import { isGroupAlive } from '../../src/tools/shell/process-group';
 import { calls, collect, stream, text } from '../helpers';
+import { capturingGenerator } from '../session/store-helpers';
 
 let root: string;
 let cwd: string;
@@ -97,22 +98,12 @@ appendFileSync(${JSON.stringify(hookLog)}, input.hook_event_name + '\\n');
 }
 
 /** A model that reads notes.txt, then answers; it keeps every request it was sent. */
+/** A model that asks to read notes.txt, then answers; it keeps every request. */
 function readingModel(): ContentGenerator & { requests: GenerateRequest[] } {
-  const fake = new FakeContentGenerator(
-    [stream(calls({ name: 'read_file', args: { file_path: 'notes.txt' } })), stream(text('done'))],
-    { strict: true },
-  );
-  const requests: GenerateRequest[] = [];
-  return {
-    provider: 'fake',
-    requests,
-    generateContent: (request, signal) => fake.generateContent(request, signal),
-    countTokens: (request, signal) => fake.countTokens(request, signal),
-    generateContentStream(request, signal) {
-      requests.push(structuredClone(request));
-      return fake.generateContentStream(request, signal);
-    },
-  };
+  return capturingGenerator([
+    [calls({ name: 'read_file', args: { file_path: 'notes.txt' } })],
+    [text('done')],
+  ]);
 }
 
 const MARKERS = /USER-KODO-MD|USER-GEMINI-MD|PROJECT-KODO-MD|PROJECT-GEMINI-MD/;
