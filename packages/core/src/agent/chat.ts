@@ -73,6 +73,13 @@ const RETRY_NUDGES: Partial<Record<InvalidStreamType, string>> = {
  *   honouring Retry-After. A stream that breaks or ends invalid is retried from the start, with a
  *   `retry` event so front ends drop the partial output.
  */
+/** The next step after a failed request (Chat.retryPlan). */
+type RetryPlan =
+  | { kind: 'give_up' }
+  | { kind: 'fall_back' }
+  | { kind: 'reopen'; delayMs: number }
+  | { kind: 'start_over'; delayMs: number };
+
 export class Chat {
   private history: Content[];
   /** Bumped by every `setHistory`, so observers can tell a rewrite from appended turns. */
@@ -254,39 +261,62 @@ export class Chat {
         invalid = true;
       }
       if (isAbortError(failure) || signal.aborted) throw failure;
-      if (!received && !invalid) {
-        // Not opened: again after a backoff; once the retries are spent, on the fallback model.
-        const exhausted =
-          !isRetryableError(failure) || opening >= attemptsFor(this.retry.maxAttempts, failure);
-        if (exhausted && this.canFallBack(request.model, failure)) {
+      const plan = this.retryPlan(failure, {
+        model: request.model,
+        opened: received || invalid,
+        hadChunks: collected.length > 0,
+        opening,
+        restart,
+      });
+      switch (plan.kind) {
+        case 'give_up':
+          throw failure;
+        case 'fall_back': {
           const from = request.model;
           this.model = this.fallbackModel!;
           opening = 1;
           yield { type: 'model_switched', from, to: this.model, reason: describeError(failure) };
           continue;
         }
-        if (!exhausted) {
-          const delayMs = backoffDelayMs(this.retry, opening, failure);
+        case 'reopen':
           opening += 1;
-          yield { type: 'retry', attempt: opening, delayMs, reason: describeError(failure) };
-          await this.sleep(delayMs, signal);
+          yield { type: 'retry', attempt: opening, delayMs: plan.delayMs, reason: describeError(failure) };
+          await this.sleep(plan.delayMs, signal);
           continue;
+        case 'start_over': {
+          restart += 1;
+          opening = 1;
+          yield { type: 'retry', attempt: restart, delayMs: plan.delayMs, reason: describeError(failure) };
+          await this.sleep(plan.delayMs, signal);
+          const nudge = failure instanceof InvalidStreamError ? RETRY_NUDGES[failure.type] : undefined;
+          if (nudge) systemInstruction = `${options.systemInstruction ?? ''}${nudge}`;
         }
       }
-      // Only an invalid stream, or one that broke mid-way, starts over.
-      const brokeMidStream = collected.length > 0 && isRetryableError(failure);
-      const startsOver = failure instanceof InvalidStreamError || brokeMidStream;
-      if (!startsOver || restart >= attemptsFor(this.retry.streamMaxAttempts, failure)) throw failure;
-      const delayMs = this.retry.streamInitialDelayMs * 2 ** (restart - 1);
-      restart += 1;
-      opening = 1;
-      yield { type: 'retry', attempt: restart, delayMs, reason: describeError(failure) };
-      await this.sleep(delayMs, signal);
-      if (failure instanceof InvalidStreamError) {
-        const nudge = RETRY_NUDGES[failure.type];
-        if (nudge) systemInstruction = `${options.systemInstruction ?? ''}${nudge}`;
-      }
     }
+  }
+
+  /**
+   * What a failed request leads to. One that never opened (no chunk came) is opened again after a
+   * backoff, and once its retries are spent it goes to the fallback model if there is one. Only an
+   * invalid stream, or one that broke mid-way, starts over (with its own count and delay); any
+   * other failure is given up and thrown.
+   */
+  private retryPlan(
+    failure: unknown,
+    attempt: { model: string; opened: boolean; hadChunks: boolean; opening: number; restart: number },
+  ): RetryPlan {
+    if (!attempt.opened) {
+      const exhausted =
+        !isRetryableError(failure) || attempt.opening >= attemptsFor(this.retry.maxAttempts, failure);
+      if (!exhausted)
+        return { kind: 'reopen', delayMs: backoffDelayMs(this.retry, attempt.opening, failure) };
+      return this.canFallBack(attempt.model, failure) ? { kind: 'fall_back' } : { kind: 'give_up' };
+    }
+    const startsOver =
+      failure instanceof InvalidStreamError || (attempt.hadChunks && isRetryableError(failure));
+    if (!startsOver || attempt.restart >= attemptsFor(this.retry.streamMaxAttempts, failure))
+      return { kind: 'give_up' };
+    return { kind: 'start_over', delayMs: this.retry.streamInitialDelayMs * 2 ** (attempt.restart - 1) };
   }
 
   private requestFor(systemInstruction: string | undefined, options: SendOptions): GenerateRequest {
