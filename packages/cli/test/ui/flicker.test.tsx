@@ -1,13 +1,9 @@
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lazyBuiltinTools, Session, ToolRegistry, Workspace } from '@kodo/core/engine';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { builtinCommands } from '../../src/ui/commands/registry';
-import { ConfirmationBridge } from '../../src/ui/confirmation-bridge';
 import { LIVE_THROTTLE_MS } from '../../src/ui/hooks/use-agent';
-import { HighlighterLoader } from '../../src/ui/markdown/highlighter-loader';
+import { FakeInput, FakeTerminal, mountOnFakeTerminal } from './fake-terminal';
 import { finish, ScriptedGenerator, sleep, text } from './helpers';
 
 // Ink decides at import whether it runs "in CI" (then it writes only final output, which would
@@ -16,40 +12,6 @@ vi.hoisted(() => {
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
 });
-
-/** A terminal as Ink sees it: a TTY of a fixed size that records every byte written. */
-class FakeTerminal extends EventEmitter {
-  readonly isTTY = true;
-  columns = 100;
-  rows = 30;
-  readonly writes: { at: number; bytes: number; text: string }[] = [];
-  write = (chunk: string) => {
-    this.writes.push({ at: performance.now(), bytes: Buffer.byteLength(chunk), text: chunk });
-    return true;
-  };
-  bytesBetween(from: number, to: number): number {
-    return this.writes.filter((w) => w.at >= from && w.at < to).reduce((sum, w) => sum + w.bytes, 0);
-  }
-}
-
-class FakeInput extends EventEmitter {
-  readonly isTTY = true;
-  private queued: string[] = [];
-  /** Types keys the way a terminal delivers them: readable, then read() until empty. */
-  type(keys: string) {
-    this.queued.push(keys);
-    this.emit('readable');
-  }
-  setRawMode() {}
-  setEncoding() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-  read() {
-    return this.queued.shift() ?? null;
-  }
-}
 
 const TOKENS = 1200;
 /** Ink wraps each repaint of a terminal in a synchronized update. */
@@ -68,54 +30,22 @@ describe('flicker: bytes written while a long answer streams', () => {
   it('stay bounded per token and never clear the screen', async () => {
     const chunks = Array.from({ length: TOKENS }, (_, i) => text(tokenText(i)));
     const generator = new ScriptedGenerator([{ chunks: [...chunks, finish()], delayMs: 2 }]);
-    const bridge = new ConfirmationBridge();
-    const tools = new ToolRegistry(lazyBuiltinTools());
-    const session = new Session({
-      generator,
-      model: 'gemini-2.5-pro',
-      tools,
-      toolContext: {
-        workspace: new Workspace({ roots: [workspace] }),
-        env: {},
-        shellInactivityTimeoutMs: 10_000,
-      },
-      approvals: { interactive: true, confirm: bridge.handler },
-      includeEnvironmentContext: false,
-    });
     const stdout = new FakeTerminal();
     const stdin = new FakeInput();
-    const { mountApp } = await import('../../src/ui/mount');
-    const done = mountApp(
-      {
-        session,
-        tools,
-        createSession: async () => session,
-        bridge,
-        commands: builtinCommands(),
-        settings: { merged: {}, sources: [] },
-        version: 'test',
-        cwd: workspace,
-        env: {},
-        themeName: 'dark',
-        highlighter: new HighlighterLoader(async () => ({ highlight: () => undefined })),
-        inputHistory: { load: () => [], add: () => [] },
-        listFiles: async () => [],
-        initialPrompt: 'write a long answer',
-      },
-      {
-        stdout: stdout as never,
-        stdin: stdin as never,
-        stderr: new FakeTerminal() as never,
-        patchConsole: false,
-      },
-    );
+    const { session, done } = await mountOnFakeTerminal({
+      generator,
+      workspace,
+      stdout,
+      stdin,
+      initialPrompt: 'write a long answer',
+    });
     const started = performance.now();
     await vi.waitFor(() => expect(generator.requests).toHaveLength(1), { timeout: 5_000 });
     // Wait until the whole answer is in (the last paragraph lands in the static history).
-    await vi.waitFor(() => expect(stdout.writes.map((w) => w.text).join('')).toContain('Type your message'), {
+    await vi.waitFor(() => expect(stdout.text()).toContain('Type your message'), {
       timeout: 20_000,
     });
-    const streamed = () => stdout.writes.map((w) => w.text).join('');
+    const streamed = () => stdout.text();
     await vi.waitFor(() => expect(streamed().split('end.').length - 1).toBeGreaterThanOrEqual(TOKENS / 60), {
       timeout: 30_000,
       interval: 50,
