@@ -12,7 +12,8 @@ import { loadPolicyEngine, namedPolicyPaths, PolicyLoadError } from '../schedule
 import { lazyBuiltinTools } from '../tools/builtin/declared';
 import { cleanupInterruptedWrites } from '../tools/interrupted-writes';
 import { ToolRegistry } from '../tools/registry';
-import { BackgroundJobs } from '../tools/shell/background-jobs';
+import { backgroundJobsIn } from '../tools/shell/background-jobs';
+import { DEFAULT_SHELL_INACTIVITY_TIMEOUT_MS } from '../tools/tool';
 import { hasNativeWebSearch } from '../tools/web/search-api';
 import { Workspace } from '../tools/workspace';
 import { sanitizeEnv } from '../utils/env';
@@ -37,8 +38,6 @@ import { Runtime } from './runtime';
 import { safetyOptions } from './safety';
 import { RuntimeSetupError } from './setup-error';
 import { workspaceRoots } from './workspace-roots';
-
-const SHELL_INACTIVITY_TIMEOUT_MS = 300_000;
 
 /**
  * Assembles the engine from flags, settings and the environment: the model backend, the tools and
@@ -158,7 +157,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { outputThresholdChars, ...fromSettings } = config.session;
   const outputLimit = { thresholdChars: outputThresholdChars, spillDir: tempDir };
   // Background commands outlive a /clear (they belong to the run) and end at close().
-  const jobs = new BackgroundJobs({ logDir: join(tempDir, 'background-processes') });
+  const jobs = backgroundJobsIn(tempDir);
   const parts: RuntimeParts = {
     options: { ...options, onHookFeedback },
     model,
@@ -186,7 +185,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       toolContext: {
         workspace: new Workspace({ roots, tempDir }),
         env: sanitizeEnv(env),
-        shellInactivityTimeoutMs: SHELL_INACTIVITY_TIMEOUT_MS,
+        shellInactivityTimeoutMs: DEFAULT_SHELL_INACTIVITY_TIMEOUT_MS,
         memoryFilePath: join(kodoHome(env), 'KODO.md'),
         plansDir,
         shell: { jobs, outputLimit, ...(safety.sandbox ? { sandbox: safety.sandbox } : {}) },

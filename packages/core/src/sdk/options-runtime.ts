@@ -24,8 +24,8 @@ import { type ApprovalLockdown, decideApprovalMode } from '../session/approval-m
 import { builtinTools } from '../tools/builtin/index';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
 import { ToolRegistry } from '../tools/registry';
-import { BackgroundJobs } from '../tools/shell/background-jobs';
-import type { Tool } from '../tools/tool';
+import { backgroundJobsIn } from '../tools/shell/background-jobs';
+import { DEFAULT_SHELL_INACTIVITY_TIMEOUT_MS, type Tool } from '../tools/tool';
 import { Workspace } from '../tools/workspace';
 import { sanitizeEnv } from '../utils/env';
 import { sdkApprovals } from './sdk-approvals';
@@ -63,7 +63,6 @@ export interface CreateSessionOptions {
 }
 
 const DEFAULT_MODEL = 'gemini-2.5-pro';
-const SHELL_INACTIVITY_TIMEOUT_MS = 300_000;
 
 /**
  * A runtime that reads nothing: the provider `model` names (or `generator`), kodo's built-in
@@ -104,7 +103,7 @@ export function runtimeFromOptions(
   ]);
   // Paths only: nothing is read there. Background commands write their logs under it, as in the CLI.
   const tempDir = projectTempDir(options.cwd, env);
-  const jobs = new BackgroundJobs({ logDir: join(tempDir, 'background-processes') });
+  const jobs = backgroundJobsIn(tempDir);
   // The default cap, nothing spilled to disk.
   const outputLimit = { thresholdChars: DEFAULT_OUTPUT_THRESHOLD_CHARS, spillDir: undefined };
   const runtime: Runtime = new Runtime({
@@ -133,7 +132,7 @@ export function runtimeFromOptions(
       toolContext: {
         workspace: new Workspace({ roots: [options.cwd] }),
         env: sanitizeEnv(env),
-        shellInactivityTimeoutMs: SHELL_INACTIVITY_TIMEOUT_MS,
+        shellInactivityTimeoutMs: DEFAULT_SHELL_INACTIVITY_TIMEOUT_MS,
         shell: { jobs, outputLimit },
       },
       outputLimit,

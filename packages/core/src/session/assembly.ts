@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { BudgetTracker } from '../agent/budgets';
 import { Chat } from '../agent/chat';
 import type { AgentLoopDeps, LoopState } from '../agent/loop';
@@ -25,7 +24,7 @@ import { NO_APPROVALS, Scheduler } from '../scheduler/scheduler';
 import { fanOut, reportHookRuns, telemetryApiObserver } from '../telemetry/observer';
 import type { Telemetry } from '../telemetry/telemetry';
 import { DEFAULT_OUTPUT_THRESHOLD_CHARS } from '../tools/output-limit';
-import { BackgroundJobs } from '../tools/shell/background-jobs';
+import { backgroundJobsIn } from '../tools/shell/background-jobs';
 import type { TodoItem, ToolContext } from '../tools/tool';
 import { approvalModeAccess } from './approval-access';
 import type { ApprovalModeDecision, ApprovalModeSource } from './approval-mode-gate';
@@ -118,7 +117,7 @@ export function assembleSession(options: SessionOptions, host: SessionHost): Ses
     ...options.toolContext,
     // The shell cuts output with the scheduler's cap; background logs go to the project temp dir.
     shell: options.toolContext.shell ?? {
-      jobs: new BackgroundJobs({ logDir: tempDir ? join(tempDir, 'background-processes') : undefined }),
+      jobs: backgroundJobsIn(tempDir),
       outputLimit,
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     },

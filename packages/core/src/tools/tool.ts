@@ -117,11 +117,14 @@ export interface ToolServices {
   webSearch?: WebSearchBackend | { error: string };
 }
 
+/** Five minutes without output stops a shell command (Gemini CLI's default too). */
+export const DEFAULT_SHELL_INACTIVITY_TIMEOUT_MS = 300_000;
+
 /** Configuration: plain values the settings and the front end decide, read by the tools that use them. */
 export interface ToolSettings {
   /** Environment for child processes, already stripped of secrets. */
   env: NodeJS.ProcessEnv;
-  /** Default timeout for shell commands without output, in ms. */
+  /** Default timeout for shell commands without output, in ms (runtimes pass DEFAULT_SHELL_INACTIVITY_TIMEOUT_MS). */
   shellInactivityTimeoutMs: number;
   /** Where `save_memory` appends facts: the global context file (`~/.kodo/KODO.md`). */
   memoryFilePath?: string;

@@ -68,6 +68,11 @@ export interface CommandLimits {
   maxDurationMs: number;
 }
 
+/** A run's background commands, logging under `<project temp dir>/background-processes` (none without one). */
+export function backgroundJobsIn(tempDir: string | undefined): BackgroundJobs {
+  return new BackgroundJobs({ logDir: tempDir ? join(tempDir, 'background-processes') : undefined });
+}
+
 export class BackgroundJobs {
   /** Where logs go (`<project temp dir>/background-processes`); undefined: backgrounding is off. */
   readonly logDir: string | undefined;
