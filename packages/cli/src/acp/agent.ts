@@ -7,7 +7,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { newSessionId, SessionStore, type Settings, type SettingsScope } from '@kodo/core/engine';
 import type { CliArgs } from '../shared/args';
-import { runtimeInputSources } from '../shared/input-sources';
 import { KODO_VERSION } from '../shared/version';
 import { AUTH_METHODS, EditorCredentials } from './authentication';
 import { announceCommands } from './command-announcements';
@@ -216,7 +215,7 @@ export class AcpAgent {
   private announceCommands(sessionId: string, open: OpenSession, client: acp.AgentContext): void {
     open.stopAnnouncing.push(
       announceCommands({
-        sources: runtimeInputSources(open.runtime),
+        sources: open.runtime.inputSources(),
         send: (update) => client.notify('session/update', { sessionId, update }),
         ...(open.runtime.mcp ? { mcp: open.runtime.mcp } : {}),
       }),

@@ -5,7 +5,6 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { resolveInput } from '@kodo/core/engine';
-import { runtimeInputSources } from '../shared/input-sources';
 import { runSessionCommand } from './commands';
 import type { UpdateTarget } from './event-updates';
 import type { OpenSession } from './open-session';
@@ -29,7 +28,7 @@ export async function answerPrompt(
   const resolved = await resolveInput(line, {
     frontEnd: 'acp',
     session,
-    sources: runtimeInputSources(runtime),
+    sources: runtime.inputSources(),
     signal,
   });
   if (resolved.kind === 'error') throw acp.RequestError.invalidParams(undefined, resolved.message);

@@ -13,7 +13,6 @@ import {
   type ShellLineResult,
 } from '@kodo/core/engine';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { runtimeInputSources } from '../shared/input-sources';
 import type { ServeSession } from './mcp-serve';
 
 export interface ServeTask {
@@ -42,7 +41,7 @@ export async function runTask(
       {
         frontEnd: 'mcp_serve',
         session,
-        sources: runtimeInputSources(runtime),
+        sources: runtime.inputSources(),
         signal,
         onEvent: hooks.onEvent,
       },

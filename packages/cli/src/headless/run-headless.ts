@@ -12,7 +12,6 @@ import {
 import { onDemand } from '../on-demand';
 import type { CliArgs, OutputFormat } from '../shared/args';
 import { ExitCode, FatalError } from '../shared/exit-codes';
-import { runtimeInputSources } from '../shared/input-sources';
 import { favourMemoryWhenLong } from '../shared/long-session-memory';
 import { asFatalError, createCliRuntime } from '../shared/runtime-setup';
 import { resolveSessionStart } from '../shared/sessions';
@@ -95,7 +94,7 @@ export async function runHeadless(context: HeadlessContext): Promise<number> {
       ? await runtime.resumeSession(start.resume)
       : await runtime.newSession({ sessionId });
     const { model, generator: built } = runtime;
-    const sources = runtimeInputSources(runtime);
+    const sources = runtime.inputSources();
     if (built.debugLogPath) streams.stderr.write(`[INFO] Debug log: ${built.debugLogPath}\n`);
     output.start({ sessionId, model, ...(input !== undefined ? { input } : {}) });
     // Mode switches (exit_plan_mode, the kodo tool) are session events; outputs that stream follow them.

@@ -8,6 +8,7 @@
  */
 import type { HookSystem } from '../hooks/hook-system';
 import type { SessionEndReason } from '../hooks/types';
+import type { InputSources } from '../input/types';
 import type { McpManager } from '../mcp/index';
 import type { CommandSandbox } from '../safety/sandbox/index';
 import type { SessionRecorder } from '../session/recorder';
@@ -61,6 +62,19 @@ export class Runtime {
   /** Extensions, commands, skills and agents found for this run; absent when there are none. */
   get extensibility(): RuntimeExtensibility | undefined {
     return this.parts.extensibility;
+  }
+
+  /**
+   * Where the input pipeline (`resolveInput`, `listCommands`) finds the names a line may use:
+   * custom commands, skills and MCP prompts. Read per line, so an MCP server that connects late,
+   * or one that goes away, shows at once.
+   */
+  inputSources(): InputSources {
+    return {
+      commands: () => this.parts.extensibility?.loaded.commands ?? [],
+      skills: () => this.parts.extensibility?.loaded.skills ?? [],
+      ...(this.parts.mcp ? { mcp: this.parts.mcp } : {}),
+    };
   }
 
   /** Whether the folder's own settings, hooks and files count (decided by the front end). */

@@ -61,11 +61,8 @@ async function open(options: { confirm?: (request: ConfirmationRequest) => void 
   });
   const opened = runtime;
   const { session } = await opened.newSession();
-  const sources: InputSources = {
-    commands: () => opened.extensibility?.loaded.commands ?? [],
-    skills: () => opened.extensibility?.loaded.skills ?? [],
-    ...(opened.mcp ? { mcp: opened.mcp } : {}),
-  };
+  // The runtime names its commands, skills and MCP prompts itself: nothing for a program to assemble.
+  const sources: InputSources = opened.inputSources();
   const resolve = (line: string) =>
     resolveInput({ text: line }, {
       frontEnd: 'sdk',
