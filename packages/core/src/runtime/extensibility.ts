@@ -34,7 +34,7 @@ export async function loadRuntimeExtensibility(options: {
   /** `false`: custom slash commands are not read (see loadExtensibility). */
   commands?: boolean;
   onWarning?: (message: string) => void;
-  /** The build's key for the discovery snapshot (a new build discovers again). */
+  /** The build's key for the parse cache of skill and agent files (a new build parses again). */
   buildKey?: string;
 }): Promise<RuntimeExtensibility | undefined> {
   const { cwd, env, trusted } = options;
@@ -46,8 +46,8 @@ export async function loadRuntimeExtensibility(options: {
     return undefined;
   }
   const skills = skillSettings(options.settings, options.settingsScopes);
-  // The small startup module: an unchanged setup comes from the last run's snapshot, and only a
-  // discovery loads the module that reads and parses the files.
+  // The small startup module: discovery without the install and management code of extensions
+  // (the files are read on every run; only parses of unchanged skill and agent files are cached).
   const module = await loadExtensionsStartupModule();
   let loaded: Extensibility;
   try {

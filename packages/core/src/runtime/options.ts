@@ -75,7 +75,7 @@ export interface RuntimeOptions {
   pseudoTerminal?: PseudoTerminal;
   /** Who kodo says it is to MCP servers. */
   clientInfo?: { name: string; version: string };
-  /** The build's key for the extensions' discovery snapshot. */
+  /** The build's key for the parse cache of skill and agent files (a new build parses again). */
   buildKey?: string;
 }
 

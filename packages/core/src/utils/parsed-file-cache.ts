@@ -20,7 +20,7 @@ import { writePrivateFile } from './private-file';
 export interface FileStamp {
   /** Equal for two paths that reach the same file (symlinks, `..`). */
   identity: string;
-  /** The file's pathStamp (discovery-fs.ts): identity and version, as discovery snapshots stamp it. */
+  /** The file's pathStamp (discovery-fs.ts): identity and version, as discovery stamps it. */
   version: string;
   /** The later of mtime and ctime, in ns since the epoch. */
   changedNs: bigint;
