@@ -5,6 +5,7 @@ import {
   kodoHome,
   type LoadedSettings,
   loadMcpModule,
+  loadRuntimeExtensibility,
   loadSettings,
   type McpServerSettings,
   SettingsError,
@@ -23,8 +24,9 @@ import { keepingTrustFingerprint, settingsForFolder } from '../shared/trust-gate
 /**
  * `kodo mcp add|remove|list`: the MCP servers of the settings (`/mcp` is in mcp-status.ts). Adding and removing
  * edit `mcpServers` in the user or project settings file (the one kodo reads for that scope),
- * keeping the rest of the file, comments included. Listing connects to each server to show
- * whether it works and what it offers.
+ * keeping the rest of the file, comments included. Listing connects to each server a session in
+ * the folder has (the settings' and the enabled extensions') to show whether it works and what it
+ * offers.
  */
 
 export interface McpCommandContext {
@@ -288,7 +290,18 @@ async function writeServer(
 /** Every configured server, connected once to see whether it works. */
 async function listServers(context: McpCommandContext): Promise<string> {
   const { loaded, trusted } = settingsForFolder(context);
-  const configured = loaded.merged.mcpServers ?? {};
+  // The servers a session here has: the settings' and those of the enabled extensions, merged
+  // as the runtime merges them (the settings win on a name).
+  const extensibility = await loadRuntimeExtensibility({
+    settings: loaded.merged,
+    ...(loaded.scopes ? { settingsScopes: loaded.scopes } : {}),
+    cwd: context.cwd,
+    env: context.env,
+    trusted,
+    commands: false,
+  });
+  const effective = extensibility?.settings ?? loaded.merged;
+  const configured = effective.mcpServers ?? {};
   const names = Object.keys(configured);
   if (names.length === 0) {
     return 'No MCP servers configured. Add one with: kodo mcp add <name> <command> [args...]';
@@ -296,8 +309,8 @@ async function listServers(context: McpCommandContext): Promise<string> {
   const mcp = await loadMcpModule();
   const startable: Record<string, unknown> = {};
   const notes = new Map<string, string>();
-  const excluded = new Set(loaded.merged.mcp?.excluded ?? []);
-  const allowed = loaded.merged.mcp?.allowed;
+  const excluded = new Set(effective.mcp?.excluded ?? []);
+  const allowed = effective.mcp?.allowed;
   for (const name of names) {
     const entry = configured[name] as McpServerSettings;
     if (excluded.has(name)) notes.set(name, 'disabled by mcp.excluded');
@@ -319,9 +332,9 @@ async function listServers(context: McpCommandContext): Promise<string> {
     const statuses = new Map(manager.servers().map((status) => [status.name, status]));
     const lines = ['MCP servers:', ''];
     for (const name of names) {
-      const scope = loaded.scopes
-        ?.filter((entry) => entry.settings.mcpServers?.[name] !== undefined)
-        .at(-1)?.scope;
+      const scope =
+        loaded.scopes?.filter((entry) => entry.settings.mcpServers?.[name] !== undefined).at(-1)?.scope ??
+        extensionOf(extensibility, name);
       const where = `${describeEntry(configured[name] as McpServerSettings)}${scope ? `, ${scope}` : ''}`;
       const status = statuses.get(name);
       const note = notes.get(name) ?? problems.find((problem) => problem.startsWith(`MCP server '${name}'`));
@@ -331,6 +344,15 @@ async function listServers(context: McpCommandContext): Promise<string> {
   } finally {
     await manager.dispose();
   }
+}
+
+/** `extension <name>` for a server only an extension declares (the first such extension wins). */
+function extensionOf(
+  extensibility: Awaited<ReturnType<typeof loadRuntimeExtensibility>>,
+  server: string,
+): string | undefined {
+  const owner = extensibility?.loaded.active.find((extension) => server in extension.mcpServers);
+  return owner ? `extension ${owner.name}` : undefined;
 }
 
 function describeEntry(entry: McpServerSettings): string {

@@ -207,7 +207,8 @@ Options:
 
 export const MCP_LIST_HELP = `Usage: kodo mcp list
 
-Connects to each configured MCP server and shows its state, tools, prompts and resources.
+Connects to each MCP server a session in this folder has (the settings' and those of the
+enabled extensions) and shows its state, tools, prompts and resources.
 `;
 
 export const DEMO_HELP = `Usage: kodo demo

@@ -276,6 +276,25 @@ describe('kodo mcp add | list | remove', () => {
     expect(after).toContain('// my model');
   });
 
+  it("lists an extension's servers beside the settings' ones, as a session here starts them", async () => {
+    const tiny = tinyServerEntry();
+    const root = join(dirs.home, 'extensions', 'list-ext');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(
+      join(root, 'gemini-extension.json'),
+      JSON.stringify({
+        name: 'list-ext',
+        version: '1.0.0',
+        mcpServers: { 'ext-tiny': { command: tiny.command, args: tiny.args } },
+      }),
+    );
+    const list = await mcp(['list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(
+      /✓ ext-tiny \(.*tiny-server\.mjs \(stdio\), extension list-ext\) - connected · 7 tools/,
+    );
+  });
+
   it('adds remote servers to the user settings and lists failures', async () => {
     const added = await mcp([
       'add',
