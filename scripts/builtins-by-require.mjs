@@ -22,7 +22,8 @@ export function builtinsByRequire() {
     setup(build) {
       build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
         const id = args.path.startsWith('node:') ? args.path.slice(5) : args.path;
-        // Static imports only: an `import()` of a built-in stays one (Node's facade, once, when used).
+        // Static imports only. Sources load a built-in on first use with loadBuiltin (core's
+        // utils/builtin.ts), never `import()`: that would build the facade (a test checks).
         if (!builtins.has(id) || args.kind !== 'import-statement') return undefined;
         return { path: id, namespace: 'node-builtin' };
       });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 // fs/promises is taken in each function: discovery, on the way to the first request, shares this chunk.
 import { discoverAgents } from '../agents/discover';
+import { loadBuiltin } from '../utils/builtin';
 import { fsPromises } from '../utils/fs-async';
 import { consentText } from './consent';
 import { discoverExtensions, loadExtensionDir } from './discover';
@@ -311,7 +312,7 @@ async function cloneInto(
 ): Promise<void> {
   const args = ['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', source, dir];
   // Loaded here, not with the module: discovery shares this chunk and runs on every start.
-  const { execFile } = await import('node:child_process');
+  const { execFile } = loadBuiltin('node:child_process');
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',

@@ -1,6 +1,7 @@
 import type { CommandSandbox } from '../contracts/sandbox';
 import { closeLaunchFds } from '../tools/shell/launch';
 import { terminateGroup } from '../tools/shell/process-group';
+import { loadBuiltin } from '../utils/builtin';
 import { monotonicMs } from '../utils/clock';
 
 /**
@@ -42,7 +43,7 @@ const DRAIN_MS = 200;
 
 export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
   // Loaded on first use: node:child_process is not needed on the way to the first request.
-  const { spawn } = await import('node:child_process');
+  const { spawn } = loadBuiltin('node:child_process');
   const started = monotonicMs();
   // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its stdin is a
   // socket (it takes that for an rsh login) unless SHLVL says it is nested.

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { MAX_IMAGE_BYTES, sanitizeEnv } from '@kodo/core/engine';
 
@@ -89,7 +89,6 @@ export class ClipboardImageReader {
         'close access handle',
       ].join('\n');
       await this.run('osascript', ['-e', script], signal);
-      const { readFileSync, rmSync } = await import('node:fs');
       try {
         return statSync(target).isFile() ? readFileSync(target) : Buffer.alloc(0);
       } finally {

@@ -15,6 +15,7 @@
  */
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { agentFor } from '../../net/proxy-transport';
+import { loadBuiltin } from '../../utils/builtin';
 import type { ContextDiscovery } from './registry';
 
 export type LocalServer = 'ollama' | 'llama.cpp' | 'vllm';
@@ -149,7 +150,7 @@ async function requestJson(
     return undefined;
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return undefined;
-  const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const { request } = target.protocol === 'https:' ? loadBuiltin('node:https') : loadBuiltin('node:http');
   const payload = options.body ? JSON.stringify(options.body) : undefined;
   const agent = await agentFor(target);
   const requestOptions: RequestOptions = {

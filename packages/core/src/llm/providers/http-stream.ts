@@ -11,6 +11,7 @@
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { ApiError, abortError, isAbortError } from '../../contracts/errors';
 import { agentFor } from '../../net/proxy-transport';
+import { loadBuiltin } from '../../utils/builtin';
 import { SseDecoder } from '../sse';
 import { malformedChunkError, networkApiError, parseRetryAfter } from './gemini-errors';
 import {
@@ -50,8 +51,8 @@ type RequestFn = (url: URL, options: RequestOptions) => ClientRequest;
 /** `node:https` pulls in TLS (~10 ms): load it on the first request, not at import. Node caches
  * dynamic imports, so this costs nothing after the first request. */
 async function requestFnFor(protocol: string): Promise<RequestFn> {
-  if (protocol === 'https:') return (await import('node:https')).request as RequestFn;
-  if (protocol === 'http:') return (await import('node:http')).request as RequestFn;
+  if (protocol === 'https:') return loadBuiltin('node:https').request as RequestFn;
+  if (protocol === 'http:') return loadBuiltin('node:http').request as RequestFn;
   throw new ApiError(`Unsupported protocol in base URL: ${protocol}`);
 }
 

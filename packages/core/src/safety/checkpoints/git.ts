@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadBuiltin } from '../../utils/builtin';
 
 /**
  * Runs git against the shadow repository: `GIT_DIR` is kodo's history dir, `GIT_WORK_TREE` the
@@ -51,7 +52,7 @@ export function shadowGitEnv(repo: ShadowGit): NodeJS.ProcessEnv {
 /** Runs `git <args>`; `input` goes to stdin. Resolves with the exit code, never rejects. */
 export async function runGit(repo: ShadowGit, args: string[], input?: string): Promise<GitResult> {
   // Loaded on first use: node:child_process is not needed on the way to the first request.
-  const { spawn } = await import('node:child_process');
+  const { spawn } = loadBuiltin('node:child_process');
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {

@@ -6,6 +6,7 @@ import type {
   SandboxPolicy,
   SandboxStatus,
 } from '../../contracts/sandbox';
+import { loadBuiltin } from '../../utils/builtin';
 import { controlPaths } from './control-files';
 import { isUnder, privateTempTargets } from './host-paths';
 import { bwrapModelNote } from './model-note';
@@ -239,7 +240,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  */
 export async function probeBwrap(binary: string): Promise<SandboxStatus> {
   // Loaded here: the session creates its sandbox at startup, and spawning waits for first use.
-  const { spawn } = await import('node:child_process');
+  const { spawn } = loadBuiltin('node:child_process');
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   args.push(...bwrapIsolationArgs({ network: false }), '--', 'true');
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import type { CommandSandbox, CommandSpec, PreparedCommand, SandboxStatus } from '../../contracts/sandbox';
+import { loadBuiltin } from '../../utils/builtin';
 import { PID_NAMESPACE_NOTE } from './model-note';
 
 /**
@@ -56,7 +57,7 @@ export function pidNamespaceArgs(): string[] {
 }
 
 async function probeWrapper(binary: string): Promise<SandboxStatus> {
-  const { spawn } = await import('node:child_process');
+  const { spawn } = loadBuiltin('node:child_process');
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {

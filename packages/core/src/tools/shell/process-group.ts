@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadBuiltin } from '../../utils/builtin';
 
 /**
  * Process-group plumbing for the shell tool. A command runs as the leader of its own group, so
@@ -64,7 +65,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 /** SIGTERM to the whole group, then SIGKILL to whatever is left after the grace period. */
 export async function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<void> {
   // Taken here: this module shares a start-up chunk with code every run needs.
-  const { setTimeout: sleep } = await import('node:timers/promises');
+  const { setTimeout: sleep } = loadBuiltin('node:timers/promises');
   signalGroup(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {

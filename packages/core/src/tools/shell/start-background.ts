@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadBuiltin } from '../../utils/builtin';
 import { errorMessage } from '../define-tool';
 import type { BackgroundJob, BackgroundJobs } from './background-jobs';
 import { closeLaunchFds, type Launch } from './launch';
@@ -21,7 +22,7 @@ export async function startBackground(options: {
   launch?: Launch;
 }): Promise<StartBackgroundResult> {
   // Loaded on first use: node:child_process is not needed on the way to the first request.
-  const { spawn } = await import('node:child_process');
+  const { spawn } = loadBuiltin('node:child_process');
   const { jobs } = options;
   if (!jobs.logDir) {
     return {

@@ -7,6 +7,7 @@
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
+import { loadBuiltin } from '../../utils/builtin';
 import { isBlockedAddress } from './addresses';
 
 /** Resolves a host name to all its addresses (the shape of `dns.promises.lookup` with `all`). */
@@ -25,7 +26,7 @@ export class BlockedHostError extends Error {
 }
 
 export const systemLookup: HostLookup = async (hostname, family) => {
-  const dns = await import('node:dns');
+  const dns = loadBuiltin('node:dns');
   return dns.promises.lookup(hostname, { all: true, family, verbatim: true });
 };
 

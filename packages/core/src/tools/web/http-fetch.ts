@@ -10,6 +10,7 @@ import type { LookupFunction } from 'node:net';
 import type { Transform } from 'node:stream';
 import { abortError } from '../../contracts/errors';
 import { agentFor } from '../../net/proxy-transport';
+import { loadBuiltin } from '../../utils/builtin';
 import { BlockedHostError } from './guarded-lookup';
 
 export interface FetchPageOptions {
@@ -132,7 +133,7 @@ function resolvesSafely(hostname: string, lookup: LookupFunction): Promise<void>
 }
 
 async function send(url: URL, lookup: LookupFunction, signal: AbortSignal): Promise<IncomingMessage> {
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const { request } = url.protocol === 'https:' ? loadBuiltin('node:https') : loadBuiltin('node:http');
   const agent = await agentFor(url);
   if (agent) await resolvesSafely(url.hostname, lookup);
   if (signal.aborted) throw abortError();
@@ -183,7 +184,7 @@ async function readBody(
 /** A decompressor for the response's content-encoding; none for identity or unknown ones. */
 async function decoderFor(encoding: string): Promise<Transform | undefined> {
   if (!encoding || encoding === 'identity') return undefined;
-  const zlib = await import('node:zlib');
+  const zlib = loadBuiltin('node:zlib');
   if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.createGunzip();
   if (encoding === 'deflate') return zlib.createInflate();
   if (encoding === 'br') return zlib.createBrotliDecompress();
