@@ -15,12 +15,13 @@ export interface KodoTmuxOptions {
 /**
  * The built `kodo` in a real terminal for one test: a temp workspace (its real path) and a temp
  * home, and kodo started there in a private tmux session of 100×30 with a clean environment.
- * `close()` kills the session and removes both folders.
+ * `close()` kills the session, removes both folders and closes the servers `serve` was given.
  */
 export class KodoTmux {
   readonly workspace: string;
   readonly home: string;
   private session: TmuxSession | undefined;
+  private readonly servers: { close(): Promise<void> }[] = [];
 
   constructor(private readonly options: KodoTmuxOptions = {}) {
     this.workspace = realpathSync(mkdtempSync(join(tmpdir(), 'kodo-tmux-')));
@@ -71,11 +72,21 @@ export class KodoTmux {
     return session;
   }
 
-  /** Kills the terminal and removes the workspace and home. Safe to call twice. */
-  close(): void {
+  /** A server the test's kodo talks to (a model mock), closed by close(). */
+  serve<Server extends { close(): Promise<void> }>(server: Server): Server {
+    this.servers.push(server);
+    return server;
+  }
+
+  /**
+   * Kills the terminal and removes the workspace and home at once, then closes the servers given
+   * to serve(). Safe to call twice.
+   */
+  async close(): Promise<void> {
     this.session?.kill();
     this.session = undefined;
     rmSync(this.workspace, { recursive: true, force: true });
     rmSync(this.home, { recursive: true, force: true });
+    await Promise.all(this.servers.splice(0).map((server) => server.close()));
   }
 }

@@ -72,21 +72,12 @@ describe('the input pipeline, headless', () => {
 
 describe('!command over ACP', () => {
   it('asks the editor, runs it, shows the output, and the next prompt carries it as context', async () => {
-    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Seen.') }] });
-    const kodoAcp = startAcpKodo({ cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock.url) });
+    const kodoAcp = await editorSession();
     try {
-      await kodoAcp.initialize();
-      const { sessionId } = await kodoAcp.agent.request('session/new', {
-        cwd: dirs.workspace,
-        mcpServers: [],
-      });
-      const answer = await kodoAcp.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: '!echo from-the-editor' }],
-      });
+      const answer = await kodoAcp.prompt('!echo from-the-editor');
       expect(answer.stopReason).toBe('end_turn');
       expect(kodoAcp.permissions).toHaveLength(1);
-      expect(mock.requests).toHaveLength(0);
+      expect(mock?.requests).toHaveLength(0);
       // Shown as a tool call, as a model's run_shell_command is: editors display it so.
       const shown = toolCallUpdates(kodoAcp.updates);
       const start = shown.find((update) => update.sessionUpdate === 'tool_call');
@@ -99,10 +90,7 @@ describe('!command over ACP', () => {
       const statuses = shown.filter((update) => update.toolCallId === id).map((update) => update.status);
       expect(statuses.filter(Boolean)).toEqual(['pending', 'in_progress', 'completed']);
       expect(JSON.stringify(shown.at(-1)!.content)).toContain('from-the-editor');
-      await kodoAcp.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: 'what did it say?' }],
-      });
+      await kodoAcp.prompt('what did it say?');
       expect(userText()).toContain('I ran the following shell command:\n```sh\necho from-the-editor\n```');
       expect(userText()).toContain('from-the-editor');
     } finally {
@@ -111,33 +99,39 @@ describe('!command over ACP', () => {
   });
 
   it('a command the editor refuses is a failed tool call, and nothing joins the context', async () => {
-    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Seen.') }] });
-    const kodoAcp = startAcpKodo({
-      cwd: dirs.workspace,
-      env: geminiMockEnv(dirs.home, mock.url),
-      permission: 'cancel',
-    });
+    const kodoAcp = await editorSession({ permission: 'cancel' });
     try {
-      await kodoAcp.initialize();
-      const { sessionId } = await kodoAcp.agent.request('session/new', {
-        cwd: dirs.workspace,
-        mcpServers: [],
-      });
-      const answer = await kodoAcp.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: '!echo never-ran' }],
-      });
+      const answer = await kodoAcp.prompt('!echo never-ran');
       expect(answer.stopReason).toBe('end_turn');
       const shown = toolCallUpdates(kodoAcp.updates);
       expect(shown[0]).toMatchObject({ sessionUpdate: 'tool_call', kind: 'execute' });
       expect(shown.at(-1)).toMatchObject({ toolCallId: shown[0]!.toolCallId, status: 'failed' });
-      await kodoAcp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+      await kodoAcp.prompt('hello');
       expect(userText()).not.toContain('never-ran');
     } finally {
       expect(await kodoAcp.close()).toBe(0);
     }
   });
 });
+
+/**
+ * kodo over ACP in the workspace, against a mock that answers once, with one new session: the
+ * editor's permission answer is `permission` (the harness's default allows).
+ */
+async function editorSession(options: { permission?: 'cancel' } = {}) {
+  mock = await startGeminiMock({ script: [{ chunks: geminiTextReply('Seen.') }] });
+  const kodoAcp = startAcpKodo({ cwd: dirs.workspace, env: geminiMockEnv(dirs.home, mock.url), ...options });
+  try {
+    await kodoAcp.initialize();
+    const { sessionId } = await kodoAcp.agent.request('session/new', { cwd: dirs.workspace, mcpServers: [] });
+    const prompt = (text: string) =>
+      kodoAcp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+    return Object.assign(kodoAcp, { prompt });
+  } catch (error) {
+    await kodoAcp.close();
+    throw error;
+  }
+}
 
 type ShownCall = { sessionUpdate: string; toolCallId: string; status?: string | null; content?: unknown };
 

@@ -29,16 +29,11 @@ function ownSeccompFilters(): number {
 }
 
 let kodo: KodoTmux;
-let mock: GeminiMock | undefined;
 
 beforeEach(() => {
   kodo = new KodoTmux();
 });
-afterEach(async () => {
-  kodo.close();
-  await mock?.close();
-  mock = undefined;
-});
+afterEach(() => kodo.close());
 
 function mockEnv(server: GeminiMock): Record<string, string> {
   return { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: server.url };
@@ -64,13 +59,15 @@ const words = (count: number, prefix: string) =>
 
 describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => {
   it('queues prompts typed while an answer streams and sends them in order; Esc drops the last one', async () => {
-    mock = await startGeminiMock({
-      script: [
-        { chunks: [...words(20, 'Part'), geminiChunk([{ text: 'first-done' }])], delayMs: 500 },
-        { chunks: [geminiChunk([{ text: 'answer-to-second' }])] },
-        { chunks: [geminiChunk([{ text: 'answer-to-third' }])] },
-      ],
-    });
+    const mock = kodo.serve(
+      await startGeminiMock({
+        script: [
+          { chunks: [...words(20, 'Part'), geminiChunk([{ text: 'first-done' }])], delayMs: 500 },
+          { chunks: [geminiChunk([{ text: 'answer-to-second' }])] },
+          { chunks: [geminiChunk([{ text: 'answer-to-third' }])] },
+        ],
+      }),
+    );
     const session = await kodo.startReady([], { env: mockEnv(mock) });
     await typeLine(session, 'first prompt');
     await session.waitFor('Part 1.');
@@ -173,7 +170,9 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
   );
 
   it('/vim turns on vim keys: edit in normal mode, then submit; the setting is saved', async () => {
-    mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'vim-answer' }])] }] });
+    const mock = kodo.serve(
+      await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'vim-answer' }])] }] }),
+    );
     const session = await kodo.startReady([], { env: mockEnv(mock) });
     await typeLine(session, '/vim');
     await session.waitFor('Vim mode on');
@@ -207,9 +206,11 @@ describe.skipIf(!hasTmux())('kodo interactive parity in a real terminal', () => 
   });
 
   it('says it is waiting for the model while the first byte is late, with the seconds', async () => {
-    mock = await startGeminiMock({
-      script: [{ chunks: [geminiChunk([{ text: 'late-answer' }])], initialDelayMs: 6_000 }],
-    });
+    const mock = kodo.serve(
+      await startGeminiMock({
+        script: [{ chunks: [geminiChunk([{ text: 'late-answer' }])], initialDelayMs: 6_000 }],
+      }),
+    );
     const session = await kodo.startReady([], { env: mockEnv(mock) });
     await typeLine(session, 'are you there');
     const waiting = await session.waitFor(/Waiting for the model… [3-9] s/, 8_000);

@@ -1,14 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type GeminiMock,
-  geminiChunk,
-  hasTmux,
-  KODO_READY,
-  KodoTmux,
-  startGeminiMock,
-  type TmuxSession,
-} from '@kodo/testkit';
+import { geminiChunk, hasTmux, KODO_READY, KodoTmux, startGeminiMock, type TmuxSession } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -17,16 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * and Esc cancels it.
  */
 let kodo: KodoTmux;
-let mock: GeminiMock | undefined;
 
 beforeEach(() => {
   kodo = new KodoTmux();
 });
-afterEach(async () => {
-  kodo.close();
-  await mock?.close();
-  mock = undefined;
-});
+afterEach(() => kodo.close());
 
 async function typeLine(session: TmuxSession, text: string): Promise<void> {
   session.type(text);
@@ -36,7 +23,9 @@ async function typeLine(session: TmuxSession, text: string): Promise<void> {
 
 describe.skipIf(!hasTmux())('shell mode in a real terminal', () => {
   it('shows a command’s output, cancels one with Esc, and tells the model only of what ran', async () => {
-    mock = await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'saw-the-output' }])] }] });
+    const mock = kodo.serve(
+      await startGeminiMock({ script: [{ chunks: [geminiChunk([{ text: 'saw-the-output' }])] }] }),
+    );
     const policy = join(kodo.home, 'no-touch.toml');
     writeFileSync(
       policy,

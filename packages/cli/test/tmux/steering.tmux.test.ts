@@ -1,18 +1,13 @@
-import { type GeminiMock, geminiChunk, hasTmux, KodoTmux, startGeminiMock } from '@kodo/testkit';
+import { geminiChunk, hasTmux, KodoTmux, startGeminiMock } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /** Steering in a real terminal: Enter while the model works, Tab to queue for after the turn. */
 let kodo: KodoTmux;
-let mock: GeminiMock | undefined;
 
 beforeEach(() => {
   kodo = new KodoTmux();
 });
-afterEach(async () => {
-  kodo.close();
-  await mock?.close();
-  mock = undefined;
-});
+afterEach(() => kodo.close());
 
 const words = (count: number, prefix: string) =>
   Array.from({ length: count }, (_, index) =>
@@ -25,19 +20,21 @@ interface Body {
 
 describe.skipIf(!hasTmux())('steering in a real terminal', () => {
   it('Enter while the model works steers the turn after the tool results; Tab queues for after it', async () => {
-    mock = await startGeminiMock({
-      script: [
-        {
-          chunks: [
-            ...words(12, 'Look'),
-            geminiChunk([{ functionCall: { name: 'list_directory', args: { dir_path: '.' } } }]),
-          ],
-          delayMs: 300,
-        },
-        { chunks: [geminiChunk([{ text: 'steered-answer' }])] },
-        { chunks: [geminiChunk([{ text: 'queued-answer' }])] },
-      ],
-    });
+    const mock = kodo.serve(
+      await startGeminiMock({
+        script: [
+          {
+            chunks: [
+              ...words(12, 'Look'),
+              geminiChunk([{ functionCall: { name: 'list_directory', args: { dir_path: '.' } } }]),
+            ],
+            delayMs: 300,
+          },
+          { chunks: [geminiChunk([{ text: 'steered-answer' }])] },
+          { chunks: [geminiChunk([{ text: 'queued-answer' }])] },
+        ],
+      }),
+    );
     const session = await kodo.startReady([], {
       env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url },
     });

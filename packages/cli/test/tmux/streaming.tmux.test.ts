@@ -1,14 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type GeminiMock,
-  geminiTextReply,
-  hasTmux,
-  KODO_READY,
-  KodoTmux,
-  startGeminiMock,
-} from '@kodo/testkit';
+import { geminiTextReply, hasTmux, KODO_READY, KodoTmux, startGeminiMock } from '@kodo/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
@@ -35,7 +28,6 @@ function longAnswerPieces(): string[] {
 }
 
 let kodo: KodoTmux;
-let mock: GeminiMock | undefined;
 let recordDir: string;
 
 beforeEach(() => {
@@ -43,16 +35,16 @@ beforeEach(() => {
   recordDir = mkdtempSync(join(tmpdir(), 'kodo-tmux-record-'));
 });
 afterEach(async () => {
-  kodo.close();
-  await mock?.close();
-  mock = undefined;
+  await kodo.close();
   rmSync(recordDir, { recursive: true, force: true });
 });
 
 describe.skipIf(!hasTmux())('kodo while a long answer streams, in a real terminal', () => {
   it('keeps typed keys in order, ends with the answer on screen and never clears the scrollback', async () => {
     // ~300 pieces 15 ms apart: the stream lasts several seconds, long enough to type into.
-    mock = await startGeminiMock({ script: [{ chunks: geminiTextReply(longAnswerPieces()), delayMs: 15 }] });
+    const mock = kodo.serve(
+      await startGeminiMock({ script: [{ chunks: geminiTextReply(longAnswerPieces()), delayMs: 15 }] }),
+    );
     const recording = join(recordDir, 'terminal.bytes');
     const session = kodo.start([], {
       env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: mock.url },
