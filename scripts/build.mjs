@@ -8,10 +8,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { builtinsByRequire } from './builtins-by-require.mjs';
+import { chunksInImportCycles, markEagerChunks } from './eager-compile.mjs';
 import { firstRequestChunk } from './first-request-chunk.mjs';
 import { generateSettingsShape } from './gen-settings-shape.mjs';
 import { generateToolSpecs } from './gen-tool-specs.mjs';
 import { copyRuntimeAssets } from './package-assets.mjs';
+import { profileStartup } from './startup-profile.mjs';
 import { writeBundledLicences } from './third-party-licenses.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -154,6 +156,14 @@ await build({
 });
 // What the CLI loads by path at run time (the shell parser's WebAssembly) ships inside its package.
 await copyRuntimeAssets(cliDist);
+// The functions that run before the first request compile with their chunks (eager-compile.mjs):
+// found by running the built kodo (startup-profile.mjs). KODO_EAGER_COMPILE=off leaves the chunks
+// as esbuild wrote them (to measure against, or to build a kodo that cannot start).
+if (process.env.KODO_EAGER_COMPILE !== 'off') {
+  const called = await profileStartup(cliDist);
+  const marked = markEagerChunks(called, { inCycle: chunksInImportCycles(cliBuild.metafile, root) });
+  if (process.env.KODO_EAGER_COMPILE === 'verbose') console.log('eager compile:', marked);
+}
 // Both bundles carry models.dev's data (the model catalogue): its licence ships beside them.
 for (const dist of [cliDist, coreDist]) {
   await cp(join(root, 'THIRD_PARTY_NOTICES.md'), join(dist, 'THIRD_PARTY_NOTICES.md'));
