@@ -102,7 +102,7 @@ function runKodo(kodoBin, { home, model, workspace, coverageDir, preload }) {
       else
         reject(
           new Error(
-            `the start-up profile's kodo -p ended before its request (exit ${code}): ${stderr.trim()}`,
+            `the start-up profile's kodo -p ended before its request (exit ${code}; KODO_EAGER_COMPILE=off builds without this step): ${stderr.trim()}`,
           ),
         );
     });
