@@ -1,4 +1,5 @@
-// Marks the functions that run on the way to the first request for eager compilation.
+// Marks the functions that run on the way to the first request (and to the terminal UI's prompt)
+// for eager compilation.
 //
 // V8 compiles a function on its first call unless the parser guesses it will be called at once;
 // its guess is a `function` keyword right after an opening parenthesis, `(function f() {…})`.
@@ -11,8 +12,10 @@
 //   chunk, then parsed in full on its first call.
 // So the build rewrites each top-level `function f(…) {…}` that the start-up profile saw run
 // (startup-profile.mjs) as `var f = (function f(…) {…});`, moved to the top of its chunk where
-// the declaration's hoisting had it, and parenthesises every function expression that ran.
-// Only functions that ran: compiling the whole bundle eagerly costs Node 20 more than it saves.
+// the declaration's hoisting had it, parenthesises every function expression that ran, and
+// rewrites every arrow that ran and does not use `this` or `arguments` as such an expression.
+// Methods cannot take the hint and stay lazy. Only functions that ran: compiling the whole
+// bundle eagerly costs Node 20 more than it saves.
 //
 // A declaration is hoisted across modules too: another chunk that imports it sees it even before
 // its own chunk has run, which matters in an import cycle. A `var` is undefined until its chunk
@@ -105,16 +108,20 @@ function paramsHoldFunctions(node, source) {
   );
 }
 
-/** `(a, b) => a + b` as `(function (a, b) {return a + b})`, which V8 compiles with its chunk. */
+/**
+ * `(a, b) => a + b` as `(function (a, b) {return a + b})`, which V8 compiles with its chunk. The
+ * closers go in with prependLeft: literals are visited outside in, and where an inner one ends
+ * with its outer one (`() => () => {…}`), the inner one's closer must come first.
+ */
 function rewriteArrow(text, source, arrow) {
   const params = arrow.params.length > 0 ? source.slice(arrow.params[0].start, arrow.params.at(-1).end) : '';
   const head = `(${arrow.async ? 'async ' : ''}function(${params})`;
   if (arrow.expression) {
     text.overwrite(arrow.start, arrow.body.start, `${head}{return `, { contentOnly: true });
-    text.appendLeft(arrow.end, '})');
+    text.prependLeft(arrow.end, '})');
   } else {
     text.overwrite(arrow.start, arrow.body.start, head, { contentOnly: true });
-    text.appendLeft(arrow.end, ')');
+    text.prependLeft(arrow.end, ')');
   }
 }
 
@@ -141,14 +148,17 @@ export function markEagerFunctions(source, offsets, { inCycle, fileName }) {
     if (!ran(node, offsets)) continue;
     if (node.type === 'FunctionExpression') {
       text.prependRight(node.start, '(');
-      text.appendLeft(node.end, ')');
+      text.prependLeft(node.end, ')');
     } else if (arrowIsPlain(node) && !paramsHoldFunctions(node, source)) {
       rewriteArrow(text, source, node);
     } else continue;
     expressions += 1;
   }
+  const code = text.toString();
+  // A rewrite that broke the syntax must fail the build, not the user's first run.
+  parse(code, { ecmaVersion: 'latest', sourceType: 'module' });
   return {
-    code: text.toString(),
+    code,
     map: text.generateMap({ hires: 'boundary', source: fileName, includeContent: false }),
     declarations,
     expressions,

@@ -1,14 +1,16 @@
-// Which functions of the built bundle run on the way to the first model request.
+// Which functions of the built bundle run on the way to the first model request, and to the
+// terminal UI's prompt.
 //
 // The build runs the freshly built `kodo -p` under Node's own coverage (NODE_V8_COVERAGE): with
 // an empty home and with a home that brings a settings file, skills, an agent and an extension,
 // for Gemini (the default), and once each for the OpenAI and Anthropic clients. A preload writes
 // the coverage out when kodo sends its request (v8.takeCoverage) and ends the process there, so
 // no server is needed, and what is read back is which functions of each chunk were called before
-// the first request. eager-compile.mjs then
-// marks those functions for V8 to compile with their chunk instead of on their first call (see
-// there for why that pays). Functions that run only after the request stay lazy: compiled early
-// they would delay the request on Node 20, which has no compile cache.
+// the first request. Then it starts the terminal UI in a pseudo-terminal (util-linux `script`, as
+// the UI benchmark does) and takes the coverage when the empty prompt is on the screen.
+// eager-compile.mjs then marks those functions for V8 to compile with their chunk instead of on
+// their first call (see there for why that pays). Functions that run only later stay lazy:
+// compiled early they would delay the request on Node 20, which has no compile cache.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,13 +53,22 @@ function populateHome(home) {
   );
 }
 
-/** Loaded with `--require`: at kodo's first HTTP request, coverage to disk and the process ends. */
+/**
+ * Loaded with `--require`: at kodo's first HTTP request, or when the profile sends SIGUSR2 (the
+ * UI's prompt is on the screen), coverage to disk and the process ends. It writes its pid to
+ * KODO_PROFILE_PID_FILE: under `script`, kodo is not the profile's own child.
+ */
 const PRELOAD = `const http = require('node:http');
 const v8 = require('node:v8');
-const request = http.request;
-http.request = function () {
+const stop = () => {
   v8.takeCoverage();
   process.kill(process.pid, 'SIGKILL');
+};
+require('node:fs').writeFileSync(process.env.KODO_PROFILE_PID_FILE, String(process.pid));
+process.on('SIGUSR2', stop);
+const request = http.request;
+http.request = function () {
+  stop();
   return request.apply(this, arguments);
 };
 `;
@@ -73,23 +84,28 @@ const RUNS = [
   { home: 'plain', model: ['-m', 'anthropic:claude-sonnet-4-5'] },
 ];
 
-function runKodo(kodoBin, { home, model, workspace, coverageDir, preload }) {
+function kodoEnv(home, scratch) {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    KODO_HOME: home,
+    KODO_TRUST_WORKSPACE: 'true',
+    GEMINI_API_KEY: 'profile',
+    OPENAI_API_KEY: 'profile',
+    ANTHROPIC_API_KEY: 'profile',
+    GOOGLE_GEMINI_BASE_URL: NO_SERVER,
+    OPENAI_BASE_URL: NO_SERVER,
+    ANTHROPIC_BASE_URL: NO_SERVER,
+    NODE_V8_COVERAGE: join(scratch, 'coverage'),
+    KODO_PROFILE_PID_FILE: join(scratch, 'kodo.pid'),
+  };
+}
+
+function runKodo(kodoBin, { home, model, scratch, preload }) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', preload, kodoBin, '-p', 'hi', ...model], {
-      cwd: workspace,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        KODO_HOME: home,
-        KODO_TRUST_WORKSPACE: 'true',
-        GEMINI_API_KEY: 'profile',
-        OPENAI_API_KEY: 'profile',
-        ANTHROPIC_API_KEY: 'profile',
-        GOOGLE_GEMINI_BASE_URL: NO_SERVER,
-        OPENAI_BASE_URL: NO_SERVER,
-        ANTHROPIC_BASE_URL: NO_SERVER,
-        NODE_V8_COVERAGE: coverageDir,
-      },
+      cwd: join(scratch, 'workspace'),
+      env: kodoEnv(home, scratch),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -109,17 +125,58 @@ function runKodo(kodoBin, { home, model, workspace, coverageDir, preload }) {
   });
 }
 
+/** The placeholder of the UI's empty prompt (its first letter is drawn as the cursor). */
+const PROMPT_READY = 'ype your message';
+const UI_TIMEOUT_MS = 30_000;
+
+/**
+ * The terminal UI in a 100×30 pseudo-terminal, until its prompt is on the screen. Resolves false,
+ * having run nothing, where util-linux `script` is missing (macOS's `script` takes other flags).
+ */
+function runKodoInteractive(kodoBin, { home, scratch, preload }) {
+  return new Promise((resolve, reject) => {
+    const command = `stty cols 100 rows 30; exec '${process.execPath}' --require '${preload}' '${kodoBin}'`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: join(scratch, 'workspace'),
+      env: { ...kodoEnv(home, scratch), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let output = '';
+    let signalled = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), UI_TIMEOUT_MS);
+    child.stdout.setEncoding('utf8').on('data', (text) => {
+      output += text;
+      if (signalled || !output.includes(PROMPT_READY)) return;
+      signalled = true;
+      process.kill(Number(readFileSync(join(scratch, 'kodo.pid'), 'utf8')), 'SIGUSR2');
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      if (error.code === 'ENOENT') resolve(false);
+      else reject(error);
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      if (signalled) resolve(true);
+      else
+        reject(
+          new Error(
+            `the start-up profile's interactive kodo did not show its prompt (KODO_EAGER_COMPILE=off builds without this step): ${output.slice(-500)}`,
+          ),
+        );
+    });
+  });
+}
+
 /**
  * Runs the built CLI in `cliDist` and returns, per chunk file (absolute path), the source offsets
- * of the functions that were called before its first request (each function's range start, as
- * V8 counts them: UTF-16 offsets into the file).
+ * of the functions that were called before its first request or its prompt (each function's
+ * range start, as V8 counts them: UTF-16 offsets into the file).
  */
 export async function profileStartup(cliDist) {
   const scratch = mkdtempSync(join(tmpdir(), 'kodo-startup-profile-'));
   try {
-    const coverageDir = join(scratch, 'coverage');
-    const workspace = join(scratch, 'workspace');
-    mkdirSync(workspace);
+    mkdirSync(join(scratch, 'workspace'));
     const homes = { plain: join(scratch, 'plain-home'), loaded: join(scratch, 'loaded-home') };
     mkdirSync(homes.plain);
     populateHome(homes.loaded);
@@ -127,9 +184,11 @@ export async function profileStartup(cliDist) {
     writeFileSync(preload, PRELOAD);
     const kodoBin = join(cliDist, 'kodo.cjs');
     for (const run of RUNS) {
-      await runKodo(kodoBin, { home: homes[run.home], model: run.model, workspace, coverageDir, preload });
+      await runKodo(kodoBin, { home: homes[run.home], model: run.model, scratch, preload });
     }
-    return calledFunctions(coverageDir, cliDist);
+    const interactive = await runKodoInteractive(kodoBin, { home: homes.loaded, scratch, preload });
+    if (!interactive) console.warn("no util-linux `script`: the terminal UI's start-up is not profiled");
+    return calledFunctions(join(scratch, 'coverage'), cliDist);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -50,7 +50,10 @@ const named = (x) => x;
 const obj = { count: 1, bump() { return ++this.count; }, get twice() { return this.count * 2; } };
 class Counter { n = 0; inc = () => ++this.n; step() { return [1, 2].map(function (v) { return v + this.n; }, this); } }
 function usesArguments() { return [1].map(() => arguments.length)[0]; }
-export { early, late, unused, add, named, obj, Counter, usesArguments };
+const lazyInit = (init, mod) => () => { try { return mod || init((mod = { exports: {} }).exports, mod), mod.exports; } catch (e) { throw (mod = 0), e; } };
+const make = (x) => function () { return x; };
+const requireThing = lazyInit((exports) => { exports.value = make(42)(); });
+export { early, late, unused, add, named, obj, Counter, usesArguments, requireThing };
 `;
 
 describe('marking a chunk for eager compilation', () => {
@@ -79,6 +82,8 @@ describe('marking a chunk for eager compilation', () => {
     expect(counter.inc()).toBe(1);
     expect(counter.step()).toEqual([2, 3]);
     expect((module.usesArguments as (...a: unknown[]) => number)(7, 8, 9)).toBe(3);
+    // Arrows that end where the arrow around them ends (esbuild's own helpers are written so).
+    expect((module.requireThing as () => { value: number })().value).toBe(42);
   });
 
   it('leaves the functions that did not run as they were', () => {
