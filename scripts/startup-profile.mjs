@@ -73,6 +73,9 @@ http.request = function () {
 };
 `;
 
+/** A headless run that has not reached its request by then is stuck, not slow. */
+const RUN_TIMEOUT_MS = 60_000;
+
 /** Nothing listens here: the preload ends kodo as it opens the request. */
 const NO_SERVER = 'http://127.0.0.1:9';
 
@@ -112,15 +115,22 @@ function runKodo(kodoBin, { home, model, scratch, preload }) {
     child.stderr.setEncoding('utf8').on('data', (text) => {
       stderr += text;
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+    }, RUN_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      if (signal === 'SIGKILL') resolve();
-      else
-        reject(
-          new Error(
-            `the start-up profile's kodo -p ended before its request (exit ${code}; KODO_EAGER_COMPILE=off builds without this step): ${stderr.trim()}`,
-          ),
-        );
+      clearTimeout(timer);
+      // SIGKILL is the preload's, at the request; anything else is a kodo that did not get there.
+      if (signal === 'SIGKILL' && !timedOut) return resolve();
+      const how = timedOut ? `no request in ${RUN_TIMEOUT_MS / 1000} s` : `exit ${code ?? signal}`;
+      reject(
+        new Error(
+          `the start-up profile's kodo -p ended before its request (${how}; KODO_EAGER_COMPILE=off builds without this step): ${stderr.trim()}`,
+        ),
+      );
     });
   });
 }
