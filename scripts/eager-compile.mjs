@@ -74,18 +74,22 @@ function functionLiterals(program) {
       (parent?.type === 'Property' && (parent.method || parent.kind !== 'init'));
     const isLiteral = node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression';
     if (isLiteral && !isMethod && parent?.type !== 'ParenthesizedExpression') found.push(node);
-    for (const key in node) {
-      const child = node[key];
-      if (Array.isArray(child)) {
-        for (let index = child.length - 1; index >= 0; index -= 1) {
-          if (child[index] && typeof child[index].type === 'string') stack.push([child[index], node]);
-        }
-      } else if (child && typeof child === 'object' && typeof child.type === 'string')
-        stack.push([child, node]);
-    }
+    for (const child of childNodes(node)) stack.push([child, node]);
   }
   // Outside in, as a walk of the source meets them (the closers' order depends on it).
   return found.sort((x, y) => x.start - y.start || y.end - x.end);
+}
+
+/** The syntax nodes directly under `node`, whatever the property that holds them. */
+function childNodes(node) {
+  const children = [];
+  for (const key in node) {
+    const value = node[key];
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (child && typeof child === 'object' && typeof child.type === 'string') children.push(child);
+    }
+  }
+  return children;
 }
 
 /**
@@ -95,18 +99,11 @@ function functionLiterals(program) {
  */
 function arrowIsPlain(arrow) {
   const uses = (node) => {
-    if (!node || typeof node.type !== 'string') return false;
     if (node.type === 'ThisExpression' || node.type === 'Super' || node.type === 'MetaProperty') return true;
     if (node.type === 'Identifier' && node.name === 'arguments') return true;
     if (node.type === 'FunctionExpression' || node.type === 'FunctionDeclaration') return false;
     if (node.type === 'ClassExpression' || node.type === 'ClassDeclaration') return true;
-    for (const key of Object.keys(node)) {
-      const child = node[key];
-      if (Array.isArray(child)) {
-        if (child.some(uses)) return true;
-      } else if (child && typeof child === 'object' && uses(child)) return true;
-    }
-    return false;
+    return childNodes(node).some(uses);
   };
   return !arrow.params.some(uses) && !uses(arrow.body);
 }

@@ -87,6 +87,9 @@ const RUNS = [
   { home: 'plain', model: ['-m', 'anthropic:claude-sonnet-4-5'] },
 ];
 
+/** Where the preload leaves kodo's pid. */
+const pidFile = (scratch) => join(scratch, 'kodo.pid');
+
 function kodoEnv(home, scratch) {
   return {
     PATH: process.env.PATH ?? '',
@@ -100,7 +103,7 @@ function kodoEnv(home, scratch) {
     OPENAI_BASE_URL: NO_SERVER,
     ANTHROPIC_BASE_URL: NO_SERVER,
     NODE_V8_COVERAGE: join(scratch, 'coverage'),
-    KODO_PROFILE_PID_FILE: join(scratch, 'kodo.pid'),
+    KODO_PROFILE_PID_FILE: pidFile(scratch),
   };
 }
 
@@ -161,7 +164,7 @@ function runKodoInteractive(kodoBin, { home, scratch, preload }) {
       output += text;
       if (signalled || !output.includes(PROMPT_READY)) return;
       signalled = true;
-      process.kill(Number(readFileSync(join(scratch, 'kodo.pid'), 'utf8')), 'SIGUSR2');
+      process.kill(Number(readFileSync(pidFile(scratch), 'utf8')), 'SIGUSR2');
     });
     child.on('error', (error) => {
       clearTimeout(timer);
