@@ -129,7 +129,7 @@ export {
 export { ProviderRouter } from './llm/providers/router';
 export { DEFAULT_TRANSPORT_TIMEOUTS, type TransportTimeouts } from './llm/providers/transport-limits';
 export type { RecordingContentGenerator } from './llm/recording';
-export { hasMcpServers } from './mcp/config-check';
+export { gateMcpServers, hasMcpServers, type McpServerHold } from './mcp/config-check';
 export type {
   McpManager,
   McpManagerEvent,

@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  gateMcpServers,
   jsonErrorDetail,
   kodoHome,
   type LoadedSettings,
   loadMcpModule,
   loadRuntimeExtensibility,
   loadSettings,
+  type McpServerHold,
   type McpServerSettings,
   SettingsError,
   sanitizeEnv,
@@ -287,6 +289,13 @@ async function writeServer(
   return existed;
 }
 
+/** What `kodo mcp list` says of a server that does not start here. */
+const HOLD_NOTES: Record<McpServerHold, string> = {
+  excluded: 'disabled by mcp.excluded',
+  'not-allowed': 'disabled: not in mcp.allowed',
+  untrusted: 'not started: this folder is not trusted',
+};
+
 /** Every configured server, connected once to see whether it works. */
 async function listServers(context: McpCommandContext): Promise<string> {
   const { loaded, trusted } = settingsForFolder(context);
@@ -307,18 +316,7 @@ async function listServers(context: McpCommandContext): Promise<string> {
     return 'No MCP servers configured. Add one with: kodo mcp add <name> <command> [args...]';
   }
   const mcp = await loadMcpModule();
-  const startable: Record<string, unknown> = {};
-  const notes = new Map<string, string>();
-  const excluded = new Set(effective.mcp?.excluded ?? []);
-  const allowed = effective.mcp?.allowed;
-  for (const name of names) {
-    const entry = configured[name] as McpServerSettings;
-    if (excluded.has(name)) notes.set(name, 'disabled by mcp.excluded');
-    else if (allowed && !allowed.includes(name)) notes.set(name, 'disabled: not in mcp.allowed');
-    else if (!trusted && typeof entry?.command === 'string')
-      notes.set(name, 'not started: this folder is not trusted');
-    else startable[name] = entry;
-  }
+  const { startable, held } = gateMcpServers({ servers: configured, mcp: effective.mcp, trusted });
   const { servers, problems } = mcp.resolveMcpServers({ servers: startable, env: context.env });
   const manager = new mcp.McpManager({
     servers,
@@ -337,7 +335,9 @@ async function listServers(context: McpCommandContext): Promise<string> {
         extensionOf(extensibility, name);
       const where = `${describeEntry(configured[name] as McpServerSettings)}${scope ? `, ${scope}` : ''}`;
       const status = statuses.get(name);
-      const note = notes.get(name) ?? problems.find((problem) => problem.startsWith(`MCP server '${name}'`));
+      const hold = held.get(name);
+      const note =
+        (hold && HOLD_NOTES[hold]) ?? problems.find((problem) => problem.startsWith(`MCP server '${name}'`));
       lines.push(status ? formatServer(status, where) : `- ${name} (${where}): ${note ?? 'not started'}`);
     }
     return lines.join('\n');

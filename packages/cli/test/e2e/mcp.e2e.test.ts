@@ -320,6 +320,36 @@ describe('kodo mcp add | list | remove', () => {
     expect(wrongScope.stderr).toContain('It is in the user settings: add --scope user.');
   });
 
+  it('says why a server does not start, as a session here decides it (mcp.excluded, mcp.allowed, trust)', async () => {
+    const tiny = tinyServerEntry();
+    writeFileSync(
+      join(dirs.home, 'settings.json'),
+      JSON.stringify({
+        mcpServers: {
+          tiny: { command: tiny.command, args: tiny.args },
+          off: { command: tiny.command, args: tiny.args },
+          outside: { url: 'http://127.0.0.1:9/mcp' },
+        },
+        mcp: { allowed: ['tiny', 'off'], excluded: ['off'] },
+      }),
+    );
+    const list = await mcp(['list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/✓ tiny \(.*\(stdio\), user\) - connected/);
+    expect(list.stdout).toMatch(/- off \(.*\(stdio\), user\): disabled by mcp\.excluded/);
+    expect(list.stdout).toMatch(
+      /- outside \(http:\/\/127\.0\.0\.1:9\/mcp \(http, sse fallback\), user\): disabled: not in mcp\.allowed/,
+    );
+
+    const untrusted = await runKodo(['mcp', 'list'], {
+      cwd: dirs.workspace,
+      env: { KODO_HOME: dirs.home, KODO_TRUST_WORKSPACE: undefined },
+    });
+    expect(untrusted.code, untrusted.stderr).toBe(0);
+    expect(untrusted.stdout).toMatch(/- tiny \(.*\(stdio\), user\): not started: this folder is not trusted/);
+    expect(untrusted.stdout).toMatch(/- off \(.*\): disabled by mcp\.excluded/);
+  });
+
   it('explains its usage on a mistake', async () => {
     const run = await mcp(['add', 'only-a-name']);
     expect(run.code).toBe(1);

@@ -5,7 +5,7 @@
  * expanded here, against the full environment, so a server can get a token the model never sees.
  */
 
-import type { McpGlobalSettings, McpOAuthSettings, McpServerSettings } from '../config/settings-types';
+import type { McpOAuthSettings, McpServerSettings } from '../config/settings-types';
 
 export type { McpGlobalSettings, McpOAuthSettings, McpServerSettings } from '../config/settings-types';
 
@@ -49,22 +49,16 @@ export interface ResolvedMcpServers {
 }
 
 /**
- * The servers to connect: entries of `mcpServers` minus those `mcp.excluded` names, and, when
- * `mcp.allowed` is set, only those it names. A broken entry is reported and skipped; the others
- * still connect.
+ * The servers to connect, from the entries that `gateMcpServers` (config-check.ts) let through.
+ * A broken entry is reported and skipped; the others still connect.
  */
 export function resolveMcpServers(input: {
   servers: Record<string, unknown> | undefined;
-  mcp?: McpGlobalSettings | undefined;
   env: NodeJS.ProcessEnv;
 }): ResolvedMcpServers {
   const servers: McpServerConfig[] = [];
   const problems: string[] = [];
-  const allowed = stringList(input.mcp?.allowed);
-  const excluded = new Set(stringList(input.mcp?.excluded));
   for (const [name, raw] of Object.entries(input.servers ?? {})) {
-    if (excluded.has(name)) continue;
-    if (input.mcp?.allowed !== undefined && !allowed.includes(name)) continue;
     const resolved = resolveServer(name, raw, input.env);
     if (typeof resolved === 'string') problems.push(resolved);
     else servers.push(resolved);

@@ -75,8 +75,9 @@ export { cleanToolSchema, type SchemaTarget, schemaTargetForModel } from './sche
 export { createMcpTool, MCP_SERVER_UNAVAILABLE, type McpTool, type McpToolOptions } from './tool-adapter';
 
 export interface StartMcpOptions {
-  /** `mcpServers` and `mcp` of the merged settings. */
+  /** The `mcpServers` entries that start (`gateMcpServers` decides which). */
   servers: Record<string, unknown> | undefined;
+  /** `mcp` of the merged settings: its `allowed` and `excluded` become policy rules. */
   mcp?: McpGlobalSettings | undefined;
   /** The full environment, for `$VAR` in entries (a server's token comes from here). */
   env: NodeJS.ProcessEnv;
@@ -97,11 +98,7 @@ export interface StartMcpOptions {
  * `problems` are settings entries that could not be used (to show as warnings).
  */
 export function startMcp(options: StartMcpOptions): { manager: McpManager; problems: string[] } {
-  const { servers, problems } = resolveMcpServers({
-    servers: options.servers,
-    mcp: options.mcp,
-    env: options.env,
-  });
+  const { servers, problems } = resolveMcpServers({ servers: options.servers, env: options.env });
   options.policy?.addRules(mcpPolicyRules({ servers: options.servers, mcp: options.mcp }));
   const manager = new McpManager({
     servers,

@@ -1,5 +1,5 @@
 import type { Settings } from '../config/settings';
-import { hasMcpServers } from '../mcp/config-check';
+import { gateMcpServers, hasMcpServers } from '../mcp/config-check';
 import type { McpManager } from '../mcp/index';
 import { loadMcpModule } from '../on-demand';
 import type { PolicyRule } from '../scheduler/policy/rule';
@@ -35,19 +35,23 @@ export interface McpSetup {
 export async function startMcpServers(setup: McpSetup): Promise<McpManager | undefined> {
   const configured = setup.settings.mcpServers;
   if (!hasMcpServers(configured)) return undefined;
-  const servers: Record<string, unknown> = {};
-  for (const [name, entry] of Object.entries(configured ?? {})) {
-    if (!setup.trusted && typeof (entry as { command?: unknown })?.command === 'string') {
+  const { startable, held } = gateMcpServers({
+    servers: configured,
+    mcp: setup.settings.mcp,
+    trusted: setup.trusted,
+  });
+  // Servers the settings turn off are off without a word; one the folder's trust holds back is
+  // worth a line, since trusting the folder would start it.
+  for (const [name, why] of held) {
+    if (why === 'untrusted') {
       setup.onWarning?.(
         `MCP server '${name}' was not started: stdio servers do not run in an untrusted folder.`,
       );
-      continue;
     }
-    servers[name] = entry;
   }
   const mcp = await loadMcpModule();
   const { manager, problems } = mcp.startMcp({
-    servers,
+    servers: startable,
     mcp: setup.settings.mcp,
     env: setup.env,
     baseEnv: sanitizeEnv(setup.env),

@@ -80,19 +80,17 @@ describe('resolveMcpServers', () => {
     });
   });
 
-  it('skips broken entries with a message, and honours mcp.allowed and mcp.excluded', () => {
+  it('skips broken entries with a message; the others still resolve', () => {
     const { servers, problems } = resolveMcpServers({
       servers: {
         a: { command: 'a' },
-        b: { command: 'b' },
-        c: { command: 'c' },
         broken: { args: [] },
         bad: 'x',
+        c: { url: 'https://example.test/mcp' },
       },
-      mcp: { allowed: ['a', 'b', 'broken', 'bad'], excluded: ['b'] },
       env,
     });
-    expect(servers.map((server) => server.name)).toEqual(['a']);
+    expect(servers.map((server) => server.name)).toEqual(['a', 'c']);
     expect(problems).toEqual([
       `MCP server 'broken': set "command" (stdio), "url" or "httpUrl".`,
       `MCP server 'bad': the entry must be an object.`,
