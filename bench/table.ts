@@ -16,3 +16,10 @@ export function median(values: number[]): number {
 }
 
 export const fmt = (value: number, digits = 1) => value.toFixed(digits);
+
+/**
+ * Issue O's start-up budget: launch → first model request within this many times the floor (a
+ * bare `node` making one node:http request), on Node 20. The start-up and provider benchmarks
+ * both check it.
+ */
+export const FIRST_REQUEST_BUDGET = 2.0;
