@@ -3,6 +3,11 @@
 // node:http request). Budget: every provider within issue O's first-request budget (2.0× the
 // floor on Node 20; FIRST_REQUEST_BUDGET in table.ts), like the Gemini client.
 // (kodo ships no provider SDK; docs/performance.md records what the official SDKs cost.)
+// The mocks listen on 127.0.0.1, and an OpenAI-type URL that is not OpenAI's or OpenRouter's is a
+// local server to kodo: before its first chat request it asks the server for the model's context
+// window (docs/providers.md): four probes in three round trips, all answered 404 here. So the
+// OpenAI row measures the path of a local server (llama.cpp, vLLM, LM Studio), not of
+// api.openai.com, which skips the probes.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +113,7 @@ try {
       received: at(gemini),
     },
     kodo('kodo, gemini', 'gemini-test', {}, at(gemini)),
-    kodo('kodo, openai:gpt-test', 'openai:gpt-test', {}, at(openai)),
+    kodo('kodo, openai:gpt-test (local URL: context probes first)', 'openai:gpt-test', {}, at(openai)),
     kodo('kodo, anthropic:claude-test', 'anthropic:claude-test', {}, at(anthropic)),
   ]);
   const floor = rows[0]!;
