@@ -25,7 +25,7 @@ export function packageDirOf(inputPath) {
   const rest = normalized.slice(at + 'node_modules/'.length).split('/');
   const length = rest[0]?.startsWith('@') ? 2 : 1;
   if (rest.length <= length) return undefined;
-  return normalized.slice(0, at) + 'node_modules/' + rest.slice(0, length).join('/');
+  return `${normalized.slice(0, at)}node_modules/${rest.slice(0, length).join('/')}`;
 }
 
 /** The package folders (relative to `workingDir`) whose files the metafiles' outputs hold. */

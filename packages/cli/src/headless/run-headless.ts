@@ -5,7 +5,6 @@ import {
   type Part,
   type Runtime,
   resolveInput,
-  type Session,
   type Settings,
   type SettingsScope,
 } from '@kodo/core/engine';

@@ -49,9 +49,9 @@ function expected(finalText: string[], frame: string): string[] {
 
 function regionOf(live: string[], typed: string, seconds: number): string {
   const box = `╭${'─'.repeat(COLUMNS - 2)}╮`;
-  const input = `│ > ${typed}`.padEnd(COLUMNS - 1, ' ') + '│';
+  const input = `${`│ > ${typed}`.padEnd(COLUMNS - 1, ' ')}│`;
   const bottom = `╰${'─'.repeat(COLUMNS - 2)}╯`;
-  return [...live, '', `⠋ Working… (${seconds}s)`, box, input, bottom, 'model · footer'].join('\n') + '\n';
+  return `${[...live, '', `⠋ Working… (${seconds}s)`, box, input, bottom, 'model · footer'].join('\n')}\n`;
 }
 
 describe('frame writer', () => {

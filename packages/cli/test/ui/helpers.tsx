@@ -11,7 +11,6 @@ import {
   lazyBuiltinTools,
   type MessageRecord,
   Session,
-  type Settings,
   type Tool,
   ToolRegistry,
   Workspace,

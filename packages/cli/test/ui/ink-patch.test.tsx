@@ -50,19 +50,25 @@ describe.skipIf(inCi)('patched Ink', () => {
   it('draws through createLog, hands final output to insertStatic and batches a burst of updates', async () => {
     const frames: string[] = [];
     const inserted: string[] = [];
-    const log = Object.assign((frame: string) => (frames.push(frame), true), {
-      clear() {},
-      done() {},
-      sync() {},
-      setCursorPosition() {},
-      isCursorDirty: () => false,
-      willRender: () => true,
-      insertStatic(text: string, frame: string) {
-        inserted.push(text);
+    const log = Object.assign(
+      (frame: string) => {
         frames.push(frame);
+        return true;
       },
-      forget() {},
-    });
+      {
+        clear() {},
+        done() {},
+        sync() {},
+        setCursorPosition() {},
+        isCursorDirty: () => false,
+        willRender: () => true,
+        insertStatic(text: string, frame: string) {
+          inserted.push(text);
+          frames.push(frame);
+        },
+        forget() {},
+      },
+    );
     const stdout = new FakeTty();
     const instance = render(<Counter />, {
       stdout: stdout as unknown as NodeJS.WriteStream,

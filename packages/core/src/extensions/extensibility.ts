@@ -1,9 +1,8 @@
 import type { PendingAgent } from '../agents/acknowledgements';
-import { type AgentDefinition, isAgentDefinition } from '../agents/definition';
-import { type CustomCommand, isCustomCommand } from '../commands/definition';
-import { isSkillDefinition, type SkillDefinition } from '../skills/definition';
+import type { AgentDefinition } from '../agents/definition';
+import type { CustomCommand } from '../commands/definition';
+import type { SkillDefinition } from '../skills/definition';
 import { enabledSkills } from '../skills/enabled';
-import { hasStringFields, isRecord } from '../utils/is-record';
 import type { Extension, ExtensionFiles } from './extension';
 import { resolveExtension } from './resolve';
 

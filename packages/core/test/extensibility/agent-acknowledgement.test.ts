@@ -63,7 +63,7 @@ describe('project agent acknowledgement', () => {
   });
 
   it('honours acknowledgements recorded by Gemini CLI', async () => {
-    const { cwd, env, names } = setup();
+    const { cwd, names } = setup();
     ws!.write(
       'home/.gemini/acknowledgments/agents.json',
       JSON.stringify({ [cwd]: { planner: createHash('sha256').update(agent('planner')).digest('hex') } }),

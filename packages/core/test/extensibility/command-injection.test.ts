@@ -137,7 +137,6 @@ describe('custom-command arguments in shell steps', () => {
     const services = recordingShell(log);
     for (const template of [
       '!{echo `echo {{args}}`}',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, on purpose
       '!{echo "${X:-{{args}}}"}',
       '!{echo hi # {{args}}}',
       '!{cat <<EOF\n{{args}}\nEOF}',

@@ -43,7 +43,7 @@ describe('computeContextBreakdown', () => {
     expect(sources['system prompt']).toBe(10);
     expect(sources['context files']).toBe(120);
     expect(sources.skills).toBe(50);
-    expect(sources['history']).toBeGreaterThanOrEqual(10);
+    expect(sources.history).toBeGreaterThanOrEqual(10);
     expect(sources['tool outputs']).toBeGreaterThanOrEqual(100);
     expect(sources['tools (built-in)']).toBeGreaterThan(0);
     expect(Object.keys(sources)).toEqual([

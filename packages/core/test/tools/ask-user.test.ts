@@ -21,7 +21,10 @@ describe('ask_user', () => {
     const asked: AskUserQuestion[][] = [];
     const ctx: ToolContext = {
       ...ws.ctx,
-      askUser: async (questions) => (asked.push([...questions]), { '0': 'B', '1': 'soon' }),
+      askUser: async (questions) => {
+        asked.push([...questions]);
+        return { '0': 'B', '1': 'soon' };
+      },
     };
     const built = askUserTool.build(
       { questions: [choice, { question: 'When?', header: 'When', type: 'text' }] },
