@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** True when a `tmux` binary is on the PATH (the real-terminal tests skip without it). */
 export function hasTmux(): boolean {
@@ -91,15 +92,62 @@ export class TmuxSession {
     return Number(this.tmux(['display-message', '-p', '-t', this.name, '#{pane_pid}']).trim());
   }
 
-  /** Kills the session and its private server. Safe to call twice. */
-  kill(): void {
+  /**
+   * Kills the session and its private server, and returns once the programs that ran in the pane
+   * have ended (at most `waitMs`): a program still exiting (kodo writes Node's compile cache as it
+   * exits) would otherwise write into folders the test is removing. Safe to call twice.
+   */
+  kill(options: { waitMs?: number } = {}): void {
     if (this.closed) return;
     this.closed = true;
+    let programs: number[] = [];
+    try {
+      programs = descendantsOf(this.panePid());
+    } catch {
+      // The server is gone already (the pane's shell ended): nothing is left to wait for.
+    }
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+    const deadline = Date.now() + (options.waitMs ?? 5_000);
+    const sleeper = new Int32Array(new SharedArrayBuffer(4));
+    while (programs.some(isRunning) && Date.now() < deadline) Atomics.wait(sleeper, 0, 0, 20);
   }
 
   private tmux(args: string[]): string {
     return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  }
+}
+
+/** The pid and every descendant of `root`, from one `ps` listing. */
+function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const line of execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined || Number.isNaN(ppid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found = [root];
+  for (let index = 0; index < found.length; index += 1) found.push(...(children.get(found[index]!) ?? []));
+  return found;
+}
+
+/**
+ * Whether a process with this pid still runs. A zombie has ended: its parent (the pane's shell,
+ * gone with the server) is not there to reap it, and init may take a while.
+ */
+function isRunning(pid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
