@@ -94,10 +94,10 @@ export class TmuxSession {
 
   /**
    * Kills the session and its private server, and returns once the programs that ran in the pane
-   * have ended (at most `waitMs`): a program still exiting (kodo writes Node's compile cache as it
+   * have ended (at most 5 s): a program still exiting (kodo writes Node's compile cache as it
    * exits) would otherwise write into folders the test is removing. Safe to call twice.
    */
-  kill(options: { waitMs?: number } = {}): void {
+  kill(): void {
     if (this.closed) return;
     this.closed = true;
     let programs: number[] = [];
@@ -107,7 +107,7 @@ export class TmuxSession {
       // The server is gone already (the pane's shell ended): nothing is left to wait for.
     }
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
-    const deadline = Date.now() + (options.waitMs ?? 5_000);
+    const deadline = Date.now() + 5_000;
     const sleeper = new Int32Array(new SharedArrayBuffer(4));
     while (programs.some(isRunning) && Date.now() < deadline) Atomics.wait(sleeper, 0, 0, 20);
   }
