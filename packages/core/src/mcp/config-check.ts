@@ -20,8 +20,8 @@ export function gateMcpServers(input: {
   mcp?: McpGlobalSettings | undefined;
   trusted: boolean;
 }): { startable: Record<string, unknown>; held: Map<string, McpServerHold> } {
-  const excluded = new Set(names(input.mcp?.excluded));
-  const allowed = input.mcp?.allowed === undefined ? undefined : new Set(names(input.mcp.allowed));
+  const excluded = new Set(stringList(input.mcp?.excluded));
+  const allowed = input.mcp?.allowed === undefined ? undefined : new Set(stringList(input.mcp.allowed));
   const startable: Record<string, unknown> = {};
   const held = new Map<string, McpServerHold>();
   for (const [name, entry] of Object.entries(input.servers ?? {})) {
@@ -34,6 +34,7 @@ export function gateMcpServers(input: {
   return { startable, held };
 }
 
-function names(value: unknown): string[] {
+/** The strings of a settings list; anything else in it (or a value that is not a list) is left out. */
+export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

@@ -6,6 +6,7 @@
  */
 
 import type { McpOAuthSettings, McpServerSettings } from '../config/settings-types';
+import { stringList } from './config-check';
 
 export type { McpGlobalSettings, McpOAuthSettings, McpServerSettings } from '../config/settings-types';
 
@@ -163,10 +164,6 @@ export function expandEnvVars(text: string, env: NodeJS.ProcessEnv): string {
       return value ?? whole;
     },
   );
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function stringRecord(value: unknown, expand: (value: string) => string): Record<string, string> {

@@ -7,6 +7,7 @@
 import type { ApprovalMode } from '../scheduler/policy/policy';
 import { effectivePriority, type PolicyRule } from '../scheduler/policy/rule';
 import type { McpGlobalSettings } from './config';
+import { stringList } from './config-check';
 
 const ALL_BUT_PLAN: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 
@@ -15,7 +16,7 @@ export function mcpPolicyRules(input: {
   mcp?: McpGlobalSettings | undefined;
 }): PolicyRule[] {
   const rules: PolicyRule[] = [];
-  for (const name of stringList(input.mcp?.excluded)) {
+  for (const name of stringList(input.mcp?.excluded).filter(Boolean)) {
     rules.push({
       mcpName: name,
       decision: 'deny',
@@ -33,7 +34,7 @@ export function mcpPolicyRules(input: {
       source: `settings mcpServers.${name}.trust`,
     });
   }
-  for (const name of stringList(input.mcp?.allowed)) {
+  for (const name of stringList(input.mcp?.allowed).filter(Boolean)) {
     rules.push({
       mcpName: name,
       decision: 'allow',
@@ -43,10 +44,4 @@ export function mcpPolicyRules(input: {
     });
   }
   return rules;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((item): item is string => typeof item === 'string' && item !== '')
-    : [];
 }
