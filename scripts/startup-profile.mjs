@@ -55,8 +55,8 @@ function populateHome(home) {
 
 /**
  * Loaded with `--require`: at kodo's first HTTP request, or when the profile sends SIGUSR2 (the
- * UI's prompt is on the screen), coverage to disk and the process ends. It writes its pid to
- * KODO_PROFILE_PID_FILE: under `script`, kodo is not the profile's own child.
+ * UI's prompt is on the screen), coverage to disk and the process ends. The UI's run has it write
+ * its pid to KODO_PROFILE_PID_FILE: under `script`, kodo is not the profile's own child.
  */
 const PRELOAD = `const http = require('node:http');
 const v8 = require('node:v8');
@@ -64,7 +64,7 @@ const stop = () => {
   v8.takeCoverage();
   process.kill(process.pid, 'SIGKILL');
 };
-require('node:fs').writeFileSync(process.env.KODO_PROFILE_PID_FILE, String(process.pid));
+if (process.env.KODO_PROFILE_PID_FILE) require('node:fs').writeFileSync(process.env.KODO_PROFILE_PID_FILE, String(process.pid));
 process.on('SIGUSR2', stop);
 const request = http.request;
 http.request = function () {
@@ -103,7 +103,6 @@ function kodoEnv(home, scratch) {
     OPENAI_BASE_URL: NO_SERVER,
     ANTHROPIC_BASE_URL: NO_SERVER,
     NODE_V8_COVERAGE: join(scratch, 'coverage'),
-    KODO_PROFILE_PID_FILE: pidFile(scratch),
   };
 }
 
@@ -154,7 +153,12 @@ function runKodoInteractive(kodoBin, { home, scratch, preload }) {
     const command = `stty cols 100 rows 30; exec '${process.execPath}' --require '${preload}' '${kodoBin}'`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd: join(scratch, 'workspace'),
-      env: { ...kodoEnv(home, scratch), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+      env: {
+        ...kodoEnv(home, scratch),
+        KODO_PROFILE_PID_FILE: pidFile(scratch),
+        TERM: 'xterm-256color',
+        LANG: 'C.UTF-8',
+      },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let output = '';
