@@ -37,6 +37,27 @@ describe('extension manifests', () => {
     );
     expect(out).toEqual({ command: '/ext/run', args: ['t0k', 'dflt', '${unknownThing}'] });
   });
+
+  it('reads the text once: a path with $ in it is put in as it is and not substituted again', () => {
+    const out = substituteVariables(
+      { command: '${extensionPath}/run', args: ['${workspacePath}', '$TOKEN', '${CLAUDE_PLUGIN_ROOT}'] },
+      {
+        extensionPath: '/ext/$HOME/$&',
+        workspacePath: '/w/${TOKEN}',
+        values: { TOKEN: '$1', HOME: '/home/u' },
+      },
+    );
+    expect(out).toEqual({ command: '/ext/$HOME/$&/run', args: ['/w/${TOKEN}', '$1', '/ext/$HOME/$&'] });
+  });
+
+  it('without settings values leaves $VAR alone but still fills the folders', () => {
+    expect(
+      substituteVariables('${workspacePath}${pathSeparator}$HOME ${A:-b}', {
+        extensionPath: '/e',
+        workspacePath: '/w',
+      }),
+    ).toBe('/w/$HOME ${A:-b}');
+  });
 });
 
 describe('enablement', () => {
