@@ -123,7 +123,9 @@ function descendantsOf(root: number): number[] {
   for (const line of execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).split('\n')) {
     const [pid, ppid] = line.trim().split(/\s+/).map(Number);
     if (!pid || ppid === undefined || Number.isNaN(ppid)) continue;
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    const siblings = children.get(ppid);
+    if (siblings) siblings.push(pid);
+    else children.set(ppid, [pid]);
   }
   const found = [root];
   for (let index = 0; index < found.length; index += 1) found.push(...(children.get(found[index]!) ?? []));
