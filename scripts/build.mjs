@@ -23,8 +23,10 @@ const coreDist = join(root, 'packages/core/dist');
 // esbuild emits ESM for node; bundled CommonJS dependencies still call require() for Node's
 // built-in modules (everything else is in the bundle). `process.getBuiltinModule` answers that
 // without loading `node:module`, which costs startup time (it pulls in the source-map support);
-// older Node 20 releases fall back to createRequire. Unknown ids throw like require() does, so
-// optional dependencies (`try { require('bufferutil') } catch {}`) behave as usual.
+// every Node kodo runs on has it (main.ts checks before loading the bundle). No top-level
+// `await` in the banner: a module with one cannot be loaded by `require`, which main.ts uses on
+// Node 20. Unknown ids throw like require() does, so optional dependencies
+// (`try { require('bufferutil') } catch {}`) behave as usual.
 function builtinOnlyRequire() {
   const notFound = (id) =>
     Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
@@ -39,7 +41,7 @@ function builtinOnlyRequire() {
   return require;
 }
 const banner = {
-  js: `const require = globalThis.process.getBuiltinModule ? (${builtinOnlyRequire.toString()})() : (await import('node:module')).createRequire(import.meta.url);`,
+  js: `const require = (${builtinOnlyRequire.toString()})();`,
 };
 
 const common = {
@@ -110,7 +112,8 @@ const cliBuild = await build({
   logOverride: { 'ignored-bare-import': 'silent' },
   absWorkingDir: root,
 });
-// The entry: CommonJS for a fast start (main.ts); its `import('./run')` loads the bundle above.
+// The entry: CommonJS for a fast start (main.ts); its `require('./run')` or `import('./run')`
+// loads the bundle above.
 await build({
   ...common,
   format: 'cjs',

@@ -59,7 +59,7 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
   if (env.KODO_COMPILE_CACHE === 'off' || env.NODE_COMPILE_CACHE !== undefined) return;
   // Before 22 there is none, and loading `node:module` to find that out costs ~1 ms on Node 20
   // (it pulls in the source-map support).
-  if (Number(process.versions.node.split('.')[0]) < 22) return;
+  if (nodeMajor() < 22) return;
   const nodeModule = require('node:module') as { enableCompileCache?: (directory?: string) => unknown };
   if (typeof nodeModule.enableCompileCache !== 'function') return;
   const home = env.KODO_HOME?.trim() ? env.KODO_HOME : join(require('node:os').homedir() as string, '.kodo');
@@ -68,6 +68,25 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
   } catch {
     // A cache is a speed-up: without one (read-only home…) kodo compiles from source.
   }
+}
+
+function nodeMajor(): number {
+  return Number(process.versions.node.split('.')[0]);
+}
+
+type Bundle = typeof import('./run');
+
+/**
+ * The bundle: ES modules (esbuild splits only those); scripts/build.mjs points './run' at
+ * dist/cli.mjs. Node 20.19+ loads ES modules synchronously through `require`, which spares Node
+ * 20 the first use of its asynchronous ES module loader (~5 ms before the first request,
+ * docs/performance.md "Session 17"). Node 22+ gains nothing measurable that way and keeps
+ * `import()` (22.12 also printed a warning for `require` of an ES module).
+ */
+function loadBundle(): Promise<Bundle> {
+  if (nodeMajor() === 20 && process.features.require_module)
+    return Promise.resolve(require('./run') as Bundle);
+  return import('./run') as Promise<Bundle>;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -84,9 +103,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(usage);
     return;
   }
+  // The bundle's chunks answer their dependencies' require() of Node's modules with it (build.mjs).
+  if (typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule !== 'function') {
+    process.stderr.write(`kodo needs Node 20.18.1 or newer, or 22.3 or newer; this is ${process.version}.\n`);
+    process.exitCode = 1;
+    return;
+  }
   enableCompileCache(process.env);
-  // The bundle is ES modules (esbuild splits only those); scripts/build.mjs points './run' at it.
-  const { runCli } = (await import('./run')) as typeof import('./run');
+  const { runCli } = await loadBundle();
   // A code past 255 would wrap (256 → 0: success); see exit-codes.ts.
   const code = await runCli(argv, { version: KODO_VERSION, helpText: HELP_TEXT, commandHelp });
   process.exitCode = Number.isInteger(code) && code >= 0 && code <= 255 ? code : 1;

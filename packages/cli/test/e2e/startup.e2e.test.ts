@@ -81,6 +81,10 @@ describe('start-up (built kodo)', () => {
         if (bare.includes(`NativeModule ${name}`)) continue;
         expect(builtins.read().builtins, name).not.toContain(`NativeModule ${name}`);
       }
+      // Node 20.19+ loads the bundle synchronously with require (main.ts), which puts it in
+      // require's cache; other Nodes import() it.
+      const required = builtins.read().files.some((file) => file.endsWith(join('dist', 'cli.mjs')));
+      expect(required).toBe(major === 20 && process.features.require_module);
       const second = await kodo({ HOME: home, ...files.env });
       expect(second.code, second.stderr).toBe(0);
       const loaded = files.read().files;
@@ -97,6 +101,23 @@ describe('start-up (built kodo)', () => {
       builtins.cleanup();
       files.cleanup();
       rmSync(join(home, '.gemini'), { recursive: true, force: true });
+    }
+  });
+
+  it('says which Node it needs on a Node without process.getBuiltinModule, before loading the bundle', async () => {
+    // Before Node 20.16 and 22.3; the bundle answers its dependencies' require() with it.
+    const preload = join(home, 'no-builtin-module.cjs');
+    writeFileSync(preload, 'delete process.getBuiltinModule;\n');
+    const before = mock.requests.length;
+    try {
+      const run = await kodo({ NODE_OPTIONS: `--require ${preload}` });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `kodo needs Node 20.18.1 or newer, or 22.3 or newer; this is ${process.version}.\n`,
+      );
+      expect(mock.requests).toHaveLength(before);
+    } finally {
+      rmSync(preload, { force: true });
     }
   });
 
