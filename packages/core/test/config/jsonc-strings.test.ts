@@ -118,3 +118,41 @@ describe('parseJsonc', () => {
     expect(() => parseJsonc(text)).toThrow(new RegExp(`^line ${line}, column ${column}: `));
   });
 });
+
+describe('plain JSON and JSONC read the same', () => {
+  // Plain JSON goes to JSON.parse, JSONC to the JSONC parser (utils/jsonc.ts): the same text, with
+  // a comment added so that only the JSONC parser can read it, must give the same value.
+  const texts = [
+    '{"model": {"name": "gemini-2.5-pro"}, "tools": {"exclude": ["web_fetch"], "allowed": []}}',
+    '{"a": 1, "a": 2, "n": -0.5e3, "u": "\\u00e9\\ud83d\\ude00", "nested": [[{"x": null}], true, false]}',
+    '{"__proto__": {"polluted": true}, "kept": {"__proto__": {"also": 1}, "ok": 1}, "list": [{"__proto__": 5}]}',
+    '[1, "two", {"three": 3}]',
+    '"just a string"',
+  ];
+  for (const text of texts) {
+    it(`${text.slice(0, 40)}…`, () => {
+      const plain = parseJsonc(text);
+      const commented = parseJsonc(`// a comment\n${text}`);
+      expect(plain).toEqual(commented);
+      expect(JSON.stringify(plain)).toBe(JSON.stringify(commented));
+    });
+  }
+
+  it('leaves out a key named __proto__, as an own key and as a prototype, in both', () => {
+    for (const text of [
+      '{"__proto__": {"polluted": true}, "b": 1}',
+      '{"__proto__": {"polluted": true}, "b": 1,}',
+    ]) {
+      const value = parseJsonc(text) as Record<string, unknown>;
+      expect(Object.keys(value)).toEqual(['b']);
+      expect(value.polluted).toBeUndefined();
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it('a byte-order mark and a text JSON.parse rejects still parse, or fail with a line and column', () => {
+    expect(parseJsonc('\ufeff{"a": 1}')).toEqual({ a: 1 });
+    expect(parseJsonc('{"a": [1, 2,],}')).toEqual({ a: [1, 2] });
+    expect(() => parseJsonc('{"a": 1\n "b": 2}')).toThrow(/^line 2, column 2: /);
+  });
+});
