@@ -104,7 +104,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // The bundle's chunks answer their dependencies' require() of Node's modules with it (build.mjs).
-  if (typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule !== 'function') {
+  if (typeof process.getBuiltinModule !== 'function') {
     process.stderr.write(`kodo needs Node 20.18.1 or newer, or 22.3 or newer; this is ${process.version}.\n`);
     process.exitCode = 1;
     return;

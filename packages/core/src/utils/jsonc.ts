@@ -29,32 +29,27 @@ export function parseJsonc(text: string): unknown {
   // rejects (comments, trailing commas, a mistake) goes to the JSONC parser, which reads it or
   // says where it is wrong.
   try {
-    return JSON.parse(body, withoutProtoKeys);
+    return withoutProtoKeys(JSON.parse(body));
   } catch {
     // Not plain JSON.
   }
   const errors: ParseError[] = [];
   const value: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length === 0) return withStandardPrototypes(value);
+  if (errors.length === 0) return withoutProtoKeys(value);
   throw new JsoncSyntaxError(describe(body, errors[0]!));
 }
 
-/** JSON.parse makes `"__proto__"` an own key: left out. */
-function withoutProtoKeys(key: string, value: unknown): unknown {
-  return key === '__proto__' ? undefined : value;
-}
-
 /**
- * The JSONC parser assigns each key, so `"__proto__": {…}` became its object's prototype (and
- * its keys readable through it) instead of a key: undone, so the key is simply left out, as on
- * JSON.parse's path.
+ * A key named `"__proto__"`, left out: JSON.parse makes it an own key, and the JSONC parser
+ * assigns it, which sets the object's prototype (its keys then readable through it) instead.
  */
-function withStandardPrototypes(value: unknown): unknown {
+function withoutProtoKeys(value: unknown): unknown {
   if (Array.isArray(value)) {
-    for (const item of value) withStandardPrototypes(item);
+    for (const item of value) withoutProtoKeys(item);
   } else if (value !== null && typeof value === 'object') {
+    Reflect.deleteProperty(value, '__proto__');
     if (Object.getPrototypeOf(value) !== Object.prototype) Object.setPrototypeOf(value, Object.prototype);
-    for (const child of Object.values(value)) withStandardPrototypes(child);
+    for (const child of Object.values(value)) withoutProtoKeys(child);
   }
   return value;
 }
