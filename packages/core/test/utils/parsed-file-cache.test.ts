@@ -61,6 +61,22 @@ describe('ParsedFileCache', () => {
     expect(second.get('skill\0user\0a', fileStamp(file)!, 'v2')).toBeUndefined();
   });
 
+  it('never gives the parse of one text for another, even of the same length and 32-bit hash', () => {
+    // Two texts with one FNV-1a (7ba42d0a) and one length: the cache once compared those, and gave
+    // the first text's parse for the second.
+    const parsedFrom = '---\nname: one\ndescription: woczfa\n---\n';
+    const collides = '---\nname: one\ndescription: mfbppa\n---\n';
+    ws = createTempWorkspace({ 'SKILL.md': parsedFrom });
+    const file = join(ws.root, 'SKILL.md');
+    const store = join(ws.root, 'cache.json');
+    const writer = ParsedFileCache.open(store, 'build-1', later);
+    writer.set('k', fileStamp(file)!, read(file), { description: 'woczfa' });
+    writer.save();
+    const reader = ParsedFileCache.open(store, 'build-1', later);
+    expect(reader.get('k', fileStamp(file)!, collides)).toBeUndefined();
+    expect(reader.get('k', fileStamp(file)!, parsedFrom)).toEqual({ description: 'woczfa' });
+  });
+
   it('misses once the file changes, and for a cache written by another build', () => {
     const { file, store } = setup();
     const cache = ParsedFileCache.open(store, 'build-1', later);
