@@ -10,10 +10,11 @@ import { writePrivateFile } from './private-file';
 // YAML parser. This keeps what parsing a file gave beside the file's stamp (identity, size, mtime,
 // ctime) and the text it was parsed from. It only spares the parse: discovery still lists the
 // folders and reads every file, and an entry is used only when the text just read is that very
-// text, so an entry no file backs (stale, or planted) is never used. It is not configuration: extension manifests,
-// MCP servers, hooks and commands are never cached (docs/security.md, "Discovery caches are not
-// configuration"). It lives in the user's kodo home and is read only while only the user can
-// write it (file and folder owned by the user, not writable by group or others).
+// text, so an entry no file backs (stale, or planted) is never used. It is not configuration:
+// extension manifests, MCP servers, hooks and commands are never cached (docs/security.md,
+// "Discovery caches are not configuration"). It lives in the user's kodo home and is read only
+// while only the user can write it (file and folder owned by the user, not writable by group or
+// others).
 
 /** Which file a path names now (device, inode) and which version of it (size, mtime, ctime, in ns). */
 export interface FileStamp {
